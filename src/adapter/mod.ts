@@ -1,0 +1,12 @@
+export type { Conn, HandshakeConn, Packet, PacketConn } from "./conn.ts";
+export { isHandshakeConn } from "./conn.ts";
+export type { Address, Metadata, Network } from "./metadata.ts";
+export { domainOf, isIpLiteral } from "./metadata.ts";
+export type { ConnectionHandler, Dialer, Inbound, Outbound } from "./bound.ts";
+export type {
+  InboundContext,
+  InboundFactory,
+  OutboundContext,
+  OutboundFactory,
+  Registry,
+} from "./registry.ts";

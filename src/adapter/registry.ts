@@ -1,0 +1,29 @@
+/**
+ * How protocols plug in: each registers constructors by `type`; engine/registry.ts is the one
+ * list of register() calls. The context gives a protocol what it may use from the engine.
+ */
+import type { Logger } from "../common/log.ts";
+import type { ConnectionHandler, Dialer, Inbound, Outbound } from "./bound.ts";
+
+export interface InboundContext {
+  logger: Logger;
+  handler: ConnectionHandler;
+}
+
+export interface OutboundContext {
+  logger: Logger;
+  /** The dialer for this outbound's own dial fields (its `detour`, bind addresses, timeouts). */
+  dialer: Dialer;
+  /** Looks up another outbound by tag (groups); built ones only. */
+  outbound(tag: string): Outbound | undefined;
+}
+
+// deno-lint-ignore no-explicit-any
+export type InboundFactory = (options: any, ctx: InboundContext) => Inbound;
+// deno-lint-ignore no-explicit-any
+export type OutboundFactory = (options: any, ctx: OutboundContext) => Outbound;
+
+export interface Registry {
+  inbound(type: string, factory: InboundFactory): void;
+  outbound(type: string, factory: OutboundFactory): void;
+}

@@ -1,0 +1,77 @@
+/**
+ * The native JSON(C) loader: parse, apply the reference-field table, validate against the model
+ * schema, then check cross-references. Every problem found is reported, each with its path.
+ */
+import type { z } from "zod";
+import { Top } from "../model/top.ts";
+import type { Model } from "../model/top.ts";
+import { validateModel } from "../validate.ts";
+import { humanMessage, locate } from "./issues.ts";
+import { lineOf, type ParsedJson, parseJsonc } from "./parse.ts";
+import { fromPointer, isUnder, toPointer } from "./pointer.ts";
+import { isObject, prepass } from "./prepass.ts";
+
+export interface Problem {
+  path: string;
+  message: string;
+  line?: number;
+}
+
+export interface JsonCheck {
+  errors: Problem[];
+  warnings: Problem[];
+  model?: Model;
+}
+
+export function checkJson(text: string): JsonCheck {
+  const parsed = parseJsonc(text);
+  if (parsed.errors.length > 0) return { errors: parsed.errors, warnings: [] };
+  if (!isObject(parsed.value)) {
+    return { errors: [{ path: "", message: "expected a JSON object at the top level", line: 1 }], warnings: [] };
+  }
+  const pre = prepass(parsed.value);
+  const errors: Problem[] = [...pre.errors];
+  const warnings: Problem[] = [...pre.warnings];
+
+  const result = Top.safeParse(pre.value, { error: humanMessage });
+  let model: Model | undefined;
+  if (result.success) {
+    model = result.data;
+    const checked = validateModel(model, { compatApiPath: compatApiPath(parsed.value) });
+    errors.push(...checked.errors);
+    warnings.push(...checked.warnings);
+  } else {
+    const seen = new Set<string>();
+    for (const issue of result.error.issues) {
+      for (const found of locate(issue, Top as unknown as z.core.$ZodType, pre.value)) {
+        const path = toPointer(found.path);
+        if (pre.skip.some((p) => isUnder(path, p))) continue;
+        const key = `${path}\u0000${found.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        errors.push({ path, message: found.message });
+      }
+    }
+  }
+  const withLines = (p: Problem): Problem => ({ ...p, line: p.line ?? lineOf(parsed as ParsedJson, fromPointer(p.path)) });
+  return {
+    errors: sortByLine(errors.map(withLines)),
+    warnings: warnings.map(withLines),
+    model: errors.length === 0 ? model : undefined,
+  };
+}
+
+/** Errors in document order, so a long list reads top to bottom. */
+function sortByLine(list: Problem[]): Problem[] {
+  return list.map((p, i) => ({ p, i }))
+    .sort((a, b) => (a.p.line ?? 0) - (b.p.line ?? 0) || a.i - b.i)
+    .map(({ p }) => p);
+}
+
+function compatApiPath(doc: Record<string, unknown>): string[] {
+  if (doc.compat_api !== undefined) return ["compat_api"];
+  const exp = doc.experimental;
+  if (isObject(exp) && exp.compat_api !== undefined) return ["experimental", "compat_api"];
+  if (isObject(exp) && exp.clash_api !== undefined) return ["experimental", "clash_api"];
+  return ["compat_api"];
+}

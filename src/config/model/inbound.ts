@@ -1,0 +1,58 @@
+/** Inbounds: the types the model describes, as one union on `type`. */
+import { z } from "zod";
+import { listable, port, typedShape, withTag } from "./common.ts";
+import { listenShape } from "./listen.ts";
+import { Tls } from "./tls.ts";
+
+/** A user of the socks, http and mixed inbounds. */
+export const User = z.strictObject({
+  username: z.string(),
+  password: z.string(),
+});
+export type UserModel = z.output<typeof User>;
+
+const users = () => z.array(User).optional();
+
+export const MixedInbound = z
+  .strictObject({
+    ...typedShape("mixed"),
+    ...listenShape,
+    users: users(),
+    /** Dropped with a warning by the reference table. */
+    set_system_proxy: z.boolean().optional(),
+  })
+  .transform(withTag);
+
+export const SocksInbound = z
+  .strictObject({ ...typedShape("socks"), ...listenShape, users: users() })
+  .transform(withTag);
+
+export const HttpInbound = z
+  .strictObject({
+    ...typedShape("http"),
+    ...listenShape,
+    users: users(),
+    /** Dropped with a warning by the reference table. */
+    set_system_proxy: z.boolean().optional(),
+    /** Refused by the reference table until TLS is implemented. */
+    tls: Tls.optional(),
+  })
+  .transform(withTag);
+
+export const DirectInbound = z
+  .strictObject({
+    ...typedShape("direct"),
+    ...listenShape,
+    network: listable(z.enum(["tcp", "udp"]), "\"tcp\" or \"udp\"").optional(),
+    override_address: z.string().optional(),
+    override_port: port().optional(),
+  })
+  .transform(withTag);
+
+export const Inbound = z.discriminatedUnion("type", [MixedInbound, SocksInbound, HttpInbound, DirectInbound]);
+
+export type MixedInboundModel = z.output<typeof MixedInbound>;
+export type SocksInboundModel = z.output<typeof SocksInbound>;
+export type HttpInboundModel = z.output<typeof HttpInbound>;
+export type DirectInboundModel = z.output<typeof DirectInbound>;
+export type InboundModel = z.output<typeof Inbound>;

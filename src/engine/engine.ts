@@ -1,0 +1,182 @@
+/**
+ * The composition root: builds every runtime object from the model (so configuration errors
+ * surface before anything listens), starts them in dependency order, and stops them within a
+ * deadline. One Engine owns everything it creates; several can run in one process.
+ */
+import type { Inbound, Outbound } from "../adapter/mod.ts";
+import type { Model } from "../config/mod.ts";
+import { ConfigError, ConfigErrors, errorText, SvcError } from "../common/errors.ts";
+import { consoleWantsColour, fileSink, Logger, type LogSink, parseLogLevel } from "../common/log.ts";
+import { type Resolver, SystemResolver } from "../net/resolver.ts";
+import { DirectOutbound } from "../protocol/direct/outbound.ts";
+import type { CompiledRule } from "../route/decide.ts";
+import { Router } from "../route/router.ts";
+import { ruleText } from "../route/rule_text.ts";
+import { compileRule } from "../route/rules/mod.ts";
+import { Tracker } from "../tracker/mod.ts";
+import { dialerFor } from "./dialer.ts";
+import { builtinProtocols } from "./registry.ts";
+
+export interface EngineOptions {
+  /** Where log lines go instead of the model's `log.output` / the console. */
+  logSink?: LogSink;
+  /** How long stop() waits for tasks (ms); default 2000. */
+  stopWithinMs?: number;
+  resolver?: Resolver;
+}
+
+export type EngineState = "idle" | "running" | "stopped" | "failed";
+
+export class Engine {
+  readonly logger: Logger;
+  readonly tracker = new Tracker();
+  readonly router: Router;
+  readonly inbounds = new Map<string, Inbound>();
+  readonly outbounds = new Map<string, Outbound>();
+  state: EngineState = "idle";
+  private readonly closeLog?: () => void;
+  private readonly stopWithinMs: number;
+
+  private constructor(readonly model: Model, opts: EngineOptions) {
+    const log = model.log;
+    const sink = opts.logSink ?? (log.output ? fileSink(log.output) : undefined);
+    this.closeLog = sink && "close" in sink ? (sink as { close(): void }).close : undefined;
+    this.logger = new Logger({
+      level: parseLogLevel(log.level),
+      format: log.format,
+      timestamp: log.timestamp,
+      disabled: log.disabled,
+      colour: !sink && consoleWantsColour(),
+      sink,
+    });
+    this.stopWithinMs = opts.stopWithinMs ?? 2000;
+    const resolver = opts.resolver ?? new SystemResolver();
+    const protocols = builtinProtocols();
+    const errors: ConfigError[] = [];
+    const fail = (path: string, e: unknown) => {
+      if (Array.isArray(e)) errors.push(...e);
+      else if (e instanceof ConfigError) errors.push(e);
+      else errors.push(new ConfigError(path, errorText(e)));
+    };
+
+    // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
+    const outboundByTag = (tag: string) => this.outbounds.get(tag);
+    model.outbounds.forEach((o, i) => {
+      const path = `/outbounds/${i}`;
+      const factory = protocols.outbounds.get(o.type);
+      if (!factory) return fail(`${path}/type`, `outbound type "${o.type}" is not built into this binary`);
+      try {
+        const logger = this.logger.child(`outbound/${o.type}[${o.tag}]`);
+        const dialer = dialerFor(o as never, path, model.route, resolver, outboundByTag, logger);
+        this.outbounds.set(o.tag, factory(o, { logger, dialer, outbound: outboundByTag }));
+      } catch (e) {
+        fail(path, e);
+      }
+    });
+    // With no outbounds at all, everything goes direct (sing-box does the same).
+    if (this.outbounds.size === 0 && errors.length === 0) {
+      const logger = this.logger.child("outbound/direct[direct]");
+      const dialer = dialerFor({}, "/outbounds", model.route, resolver, outboundByTag, logger);
+      this.outbounds.set(
+        "direct",
+        new DirectOutbound({ tag: "direct" }, { logger, dialer, outbound: outboundByTag }),
+      );
+    }
+
+    const rules: CompiledRule[] = [];
+    model.route.rules.forEach((r, i) => {
+      const path = `/route/rules/${i}`;
+      try {
+        if (r.action === "hijack-dns") {
+          throw new ConfigError(
+            `${path}/action`,
+            'route action "hijack-dns" needs the DNS subsystem, which is not built yet',
+          );
+        }
+        rules.push({
+          index: i,
+          matcher: compileRule(r as never, { path }),
+          action: r as never,
+          text: ruleText(r as Record<string, unknown>),
+        });
+      } catch (e) {
+        fail(path, e);
+      }
+    });
+
+    this.router = new Router({
+      rules,
+      outbounds: this.outbounds,
+      final: model.route.final ?? this.outbounds.keys().next().value ?? "direct",
+      tracker: this.tracker,
+      resolver,
+      logger: this.logger.child("router"),
+    });
+
+    model.inbounds.forEach((o, i) => {
+      const path = `/inbounds/${i}`;
+      const factory = protocols.inbounds.get(o.type);
+      if (!factory) return fail(`${path}/type`, `inbound type "${o.type}" is not built into this binary`);
+      try {
+        const logger = this.logger.child(`inbound/${o.type}[${o.tag}]`);
+        this.inbounds.set(o.tag, factory(o, { logger, handler: this.router }));
+      } catch (e) {
+        fail(path, e);
+      }
+    });
+    if (errors.length) throw new ConfigErrors(errors);
+  }
+
+  /** Builds the runtime from a model without opening anything; throws ConfigErrors. */
+  static build(model: Model, opts: EngineOptions = {}): Engine {
+    return new Engine(model, opts);
+  }
+
+  async start(): Promise<void> {
+    try {
+      for (const o of this.startOrder()) await o.start?.();
+      for (const i of this.inbounds.values()) await i.start();
+      this.state = "running";
+      this.logger.info("svc started");
+    } catch (e) {
+      this.state = "failed";
+      await this.stop().catch(() => {});
+      this.state = "failed";
+      throw e instanceof SvcError ? e : new SvcError("start", `Start failed: ${errorText(e)}`, { cause: e });
+    }
+  }
+
+  /** Outbounds with their dependencies (detours) first. */
+  private startOrder(): Outbound[] {
+    const done = new Set<string>();
+    const out: Outbound[] = [];
+    const visit = (o: Outbound, depth: number) => {
+      if (done.has(o.tag) || depth > this.outbounds.size) return;
+      for (const d of o.dependencies) {
+        const dep = this.outbounds.get(d);
+        if (dep) visit(dep, depth + 1);
+      }
+      done.add(o.tag);
+      out.push(o);
+    };
+    for (const o of this.outbounds.values()) visit(o, 0);
+    return out;
+  }
+
+  /** Stops listeners, ends live connections, closes outbounds; gives up waiting after stopWithinMs. */
+  async stop(): Promise<void> {
+    if (this.state === "stopped") return;
+    const work = (async () => {
+      await Promise.allSettled([...this.inbounds.values()].map((i) => i.close()));
+      this.tracker.closeAll();
+      await Promise.allSettled([...this.outbounds.values()].map((o) => o.close?.()));
+    })();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((r) => (timer = setTimeout(r, this.stopWithinMs)));
+    await Promise.race([work, deadline]);
+    clearTimeout(timer);
+    this.state = "stopped";
+    this.logger.info("svc stopped");
+    this.closeLog?.();
+  }
+}

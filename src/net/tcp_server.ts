@@ -1,0 +1,62 @@
+/** Accept loop shared by stream inbounds: one task per connection, all closed with the server. */
+import type { Conn } from "../adapter/mod.ts";
+import type { Logger } from "../common/log.ts";
+import { errorText } from "../common/errors.ts";
+
+export interface TcpServer {
+  readonly addr: Deno.NetAddr;
+  close(): Promise<void>;
+}
+
+export function serveTcp(
+  hostname: string,
+  port: number,
+  logger: Logger,
+  handle: (conn: Conn, remote: Deno.NetAddr, local: Deno.NetAddr) => Promise<void>,
+): TcpServer {
+  const listener = Deno.listen({ hostname, port, transport: "tcp" });
+  const live = new Set<Deno.TcpConn>();
+  let closed = false;
+  const loop = (async () => {
+    while (!closed) {
+      let conn: Deno.TcpConn;
+      try {
+        conn = await listener.accept();
+      } catch (e) {
+        if (closed || e instanceof Deno.errors.BadResource) return;
+        logger.warn(`accept failed: ${errorText(e)}`);
+        continue;
+      }
+      live.add(conn);
+      conn.setNoDelay(true);
+      handle(conn, conn.remoteAddr as Deno.NetAddr, conn.localAddr as Deno.NetAddr)
+        .catch((e) => logger.debug(`connection from ${fmt(conn.remoteAddr)} ended: ${errorText(e)}`))
+        .finally(() => {
+          live.delete(conn);
+          try {
+            conn.close();
+          } catch { /* already closed */ }
+        });
+    }
+  })();
+  return {
+    addr: listener.addr as Deno.NetAddr,
+    async close() {
+      closed = true;
+      try {
+        listener.close();
+      } catch { /* already closed */ }
+      for (const c of live) {
+        try {
+          c.close();
+        } catch { /* already closed */ }
+      }
+      await loop;
+    },
+  };
+}
+
+function fmt(a: Deno.Addr): string {
+  const n = a as Deno.NetAddr;
+  return n.hostname.includes(":") ? `[${n.hostname}]:${n.port}` : `${n.hostname}:${n.port}`;
+}

@@ -1,0 +1,117 @@
+/** The `socks` outbound: SOCKS4/4a/5 client with authentication and UDP ASSOCIATE (SOCKS5). */
+import type {
+  Address,
+  Conn,
+  Dialer,
+  Metadata,
+  Network,
+  Outbound,
+  OutboundContext,
+  Packet,
+  PacketConn,
+} from "../../adapter/mod.ts";
+import { DialError } from "../../common/errors.ts";
+import { socksHandshake } from "./client.ts";
+import { CMD_CONNECT, CMD_UDP_ASSOCIATE, decodeUdpDatagram, encodeUdpDatagram } from "./wire.ts";
+
+export interface SocksOutboundOptions {
+  tag: string;
+  server: string;
+  server_port: number;
+  version: "4" | "4a" | "5";
+  username?: string;
+  password?: string;
+  network?: Network[] | Network;
+  detour?: string;
+}
+
+export class SocksOutbound implements Outbound {
+  readonly type = "socks";
+  readonly tag: string;
+  readonly networks: readonly Network[];
+  readonly dependencies: readonly string[];
+  private readonly dialer: Dialer;
+
+  constructor(private readonly options: SocksOutboundOptions, ctx: OutboundContext) {
+    this.tag = options.tag;
+    const n = options.network === undefined ? ["tcp", "udp"] : [options.network].flat();
+    this.networks = (options.version === "5" ? n : n.filter((x) => x === "tcp")) as Network[];
+    this.dependencies = options.detour ? [options.detour] : [];
+    this.dialer = ctx.dialer;
+  }
+
+  private get server(): Address {
+    return { host: this.options.server, port: this.options.server_port };
+  }
+
+  async dial(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
+    const raw = await this.dialer.dial(this.server, metadata, signal);
+    try {
+      return (await socksHandshake(raw, CMD_CONNECT, destination, this.options)).conn;
+    } catch (e) {
+      raw.close();
+      throw e;
+    }
+  }
+
+  async listenPacket(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<PacketConn> {
+    if (!this.networks.includes("udp")) throw new DialError(`Outbound "${this.tag}" does not carry UDP`);
+    const raw = await this.dialer.dial(this.server, metadata, signal);
+    let control;
+    try {
+      control = await socksHandshake(raw, CMD_UDP_ASSOCIATE, { host: "0.0.0.0", port: 0 }, this.options);
+    } catch (e) {
+      raw.close();
+      throw e;
+    }
+    // An unspecified relay address means "the address you reached me on".
+    const relay = /^(0\.0\.0\.0|::)$/.test(control.bound.host)
+      ? { host: this.options.server, port: control.bound.port }
+      : control.bound;
+    const udp = await this.dialer.listenPacket(relay, { ...metadata, destination: relay }, signal);
+    return new SocksClientPacketConn(control.conn, udp, relay);
+  }
+}
+
+/** Wraps packets in SOCKS5 UDP headers towards the relay; closing it ends the association. */
+class SocksClientPacketConn implements PacketConn {
+  private closed = false;
+  constructor(
+    private readonly control: Conn,
+    private readonly udp: PacketConn,
+    private readonly relay: Address,
+  ) {
+    (async () => {
+      const sink = new Uint8Array(64);
+      try {
+        while ((await control.read(sink)) !== null) { /* keep-alive only */ }
+      } catch { /* reset */ }
+      this.close();
+    })();
+  }
+
+  async readPacket(): Promise<Packet | null> {
+    while (!this.closed) {
+      const p = await this.udp.readPacket();
+      if (!p) return null;
+      try {
+        const d = decodeUdpDatagram(p.data);
+        return { data: d.payload, addr: d.addr };
+      } catch {
+        continue;
+      }
+    }
+    return null;
+  }
+
+  writePacket(data: Uint8Array, addr: Address): Promise<void> {
+    return this.udp.writePacket(encodeUdpDatagram(addr, data), this.relay);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.udp.close();
+    this.control.close();
+  }
+}

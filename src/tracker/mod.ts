@@ -1,0 +1,1 @@
+export { type TrackedConnection, Tracker, type TrackerOptions } from "./tracker.ts";
