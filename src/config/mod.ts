@@ -35,12 +35,18 @@ export function checkConfig(
     return { errors: r.errors.map(toError), warnings: r.warnings.map(toWarning), model: r.model };
   } catch (e) {
     // A bug here must not take the caller down; report it as a configuration error.
-    return { errors: [new ConfigError("", `internal error while checking: ${(e as Error)?.message ?? e}`)], warnings: [] };
+    return {
+      errors: [new ConfigError("", `internal error while checking: ${(e as Error)?.message ?? e}`)],
+      warnings: [],
+    };
   }
 }
 
 /** The model of a configuration text; throws ConfigErrors listing every error (and the warnings). */
-export function loadConfig(text: string, options: LoadOptions = {}): { model: Model; warnings: ConfigWarning[] } {
+export function loadConfig(
+  text: string,
+  options: LoadOptions = {},
+): { model: Model; warnings: ConfigWarning[] } {
   const r = checkConfig(text, options);
   if (r.errors.length > 0 || !r.model) throw new ConfigErrors(r.errors, r.warnings.map(warningText));
   return { model: r.model, warnings: r.warnings };

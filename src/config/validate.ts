@@ -19,7 +19,10 @@ export interface ValidateOptions {
   compatApiPath?: PathSegment[];
 }
 
-export function validateModel(model: Model, options: ValidateOptions = {}): { errors: Finding[]; warnings: Finding[] } {
+export function validateModel(
+  model: Model,
+  options: ValidateOptions = {},
+): { errors: Finding[]; warnings: Finding[] } {
   const report = new Report();
   const tags = collectTags(model, report);
   checkOutbounds(model, tags, report);

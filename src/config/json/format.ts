@@ -10,9 +10,11 @@ import { parseJsonc } from "./parse.ts";
 
 export function formatJsonc(text: string): string {
   const parsed = parseJsonc(text);
-  const blocking = parsed.errors.length > 0 ? parsed.errors : checkJson(text).errors.filter((e) =>
-    e.path === "" || e.message.startsWith("unknown field") || e.message === "duplicate field"
-  );
+  const blocking = parsed.errors.length > 0
+    ? parsed.errors
+    : checkJson(text).errors.filter((e) =>
+      e.path === "" || e.message.startsWith("unknown field") || e.message === "duplicate field"
+    );
   if (blocking.length > 0 || !parsed.tree) {
     throw new ConfigErrors(blocking.map((e) => new ConfigError(e.path, e.message, e.line)));
   }

@@ -43,7 +43,9 @@ export function humanMessage(iss: z.core.$ZodRawIssue): string | undefined {
     case "invalid_type": {
       if (iss.input === undefined) return "missing required field";
       const expected = EXPECTED[iss.expected] ?? String(iss.expected);
-      if (iss.expected === "int" && typeof iss.input === "number") return `expected an integer, got ${show(iss.input)}`;
+      if (iss.expected === "int" && typeof iss.input === "number") {
+        return `expected an integer, got ${show(iss.input)}`;
+      }
       return `expected ${expected}, got ${show(iss.input)}`;
     }
     case "invalid_value": {
@@ -58,7 +60,9 @@ export function humanMessage(iss: z.core.$ZodRawIssue): string | undefined {
     case "too_small": {
       const min = Number(iss.minimum);
       if (iss.origin === "array") return `needs at least ${min} item${min === 1 ? "" : "s"}`;
-      if (iss.origin === "string") return min === 1 ? "must not be empty" : `must be at least ${min} characters long`;
+      if (iss.origin === "string") {
+        return min === 1 ? "must not be empty" : `must be at least ${min} characters long`;
+      }
       return iss.inclusive === false ? `must be greater than ${min}` : `must be at least ${min}`;
     }
     case "too_big": {
@@ -104,7 +108,9 @@ export function locate(
 
 function unknownField(root: z.core.$ZodType, doc: unknown, path: PathSegment[], key: string): string {
   const where = toPointer(path);
-  if (/\/rules\/\d+\/rules\/\d+$/.test(where) && (key === "action" || ROUTE_ACTION_FIELD_NAMES.includes(key))) {
+  if (
+    /\/rules\/\d+\/rules\/\d+$/.test(where) && (key === "action" || ROUTE_ACTION_FIELD_NAMES.includes(key))
+  ) {
     return "unknown field (action fields belong on the outer logical rule; nested rules hold conditions only)";
   }
   const fields = fieldsAt(root, doc, path.map(String));
@@ -112,7 +118,12 @@ function unknownField(root: z.core.$ZodType, doc: unknown, path: PathSegment[], 
   return hint ? `unknown field (did you mean "${hint}"?)` : "unknown field";
 }
 
-function union(issue: z.core.$ZodIssueInvalidUnion, root: z.core.$ZodType, doc: unknown, path: PathSegment[]) {
+function union(
+  issue: z.core.$ZodIssueInvalidUnion,
+  root: z.core.$ZodType,
+  doc: unknown,
+  path: PathSegment[],
+) {
   const raw = issue as z.core.$ZodIssueInvalidUnion & { discriminator?: string; options?: unknown[] };
   if (raw.discriminator) {
     // The path ends at the discriminator field; the item is its parent.

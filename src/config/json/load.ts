@@ -27,7 +27,10 @@ export function checkJson(text: string): JsonCheck {
   const parsed = parseJsonc(text);
   if (parsed.errors.length > 0) return { errors: parsed.errors, warnings: [] };
   if (!isObject(parsed.value)) {
-    return { errors: [{ path: "", message: "expected a JSON object at the top level", line: 1 }], warnings: [] };
+    return {
+      errors: [{ path: "", message: "expected a JSON object at the top level", line: 1 }],
+      warnings: [],
+    };
   }
   const pre = prepass(parsed.value);
   const errors: Problem[] = [...pre.errors];
@@ -53,7 +56,10 @@ export function checkJson(text: string): JsonCheck {
       }
     }
   }
-  const withLines = (p: Problem): Problem => ({ ...p, line: p.line ?? lineOf(parsed as ParsedJson, fromPointer(p.path)) });
+  const withLines = (p: Problem): Problem => ({
+    ...p,
+    line: p.line ?? lineOf(parsed as ParsedJson, fromPointer(p.path)),
+  });
   return {
     errors: sortByLine(errors.map(withLines)),
     warnings: warnings.map(withLines),

@@ -19,10 +19,10 @@ const SYNTAX: Record<string, string> = {
   InvalidNumberFormat: "invalid number",
   PropertyNameExpected: "expected a property name in double quotes",
   ValueExpected: "expected a value",
-  ColonExpected: "expected \":\"",
-  CommaExpected: "expected \",\"",
-  CloseBraceExpected: "expected \"}\"",
-  CloseBracketExpected: "expected \"]\"",
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
   EndOfFileExpected: "expected the end of the text",
   InvalidCommentToken: "invalid comment",
   UnexpectedEndOfComment: "unterminated comment",
@@ -32,9 +32,6 @@ const SYNTAX: Record<string, string> = {
   InvalidEscapeCharacter: "invalid escape character",
   InvalidCharacter: "invalid character in string",
 };
-
-
-
 
 /** Maps offsets to 1-based lines and columns. */
 export class LineIndex {
@@ -58,11 +55,19 @@ export class LineIndex {
 export function parseJsonc(text: string): ParsedJson {
   const lines = new LineIndex(text);
   const raw: ParseError[] = [];
-  const tree = parseTree(text, raw, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const tree = parseTree(text, raw, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: true,
+  });
   const errors: ParsedJson["errors"] = [];
   for (const e of raw.slice(0, 1)) {
     const { line, column } = lines.position(e.offset);
-    errors.push({ path: "", message: `line ${line}, column ${column}: ${SYNTAX[printParseErrorCode(e.error)] ?? "syntax error"}`, line });
+    errors.push({
+      path: "",
+      message: `line ${line}, column ${column}: ${SYNTAX[printParseErrorCode(e.error)] ?? "syntax error"}`,
+      line,
+    });
   }
   if (errors.length === 0 && tree === undefined) {
     errors.push({ path: "", message: "the configuration is empty" });
@@ -80,7 +85,11 @@ function duplicateKeys(node: Node, path: PathSegment[], lines: LineIndex, out: P
       if (!keyNode) continue;
       const key = String(keyNode.value);
       if (seen.has(key)) {
-        out.push({ path: toPointer([...path, key]), message: "duplicate field", line: lines.position(prop.offset).line });
+        out.push({
+          path: toPointer([...path, key]),
+          message: "duplicate field",
+          line: lines.position(prop.offset).line,
+        });
       }
       seen.add(key);
       if (valueNode) duplicateKeys(valueNode, [...path, key], lines, out);
@@ -94,7 +103,9 @@ function duplicateKeys(node: Node, path: PathSegment[], lines: LineIndex, out: P
 export function lineOf(parsed: ParsedJson, path: readonly string[]): number | undefined {
   for (let n = path.length; n > 0; n--) {
     const node = nodeAt(parsed.tree, path.slice(0, n));
-    if (node) return parsed.lines.position(node.parent?.type === "property" ? node.parent.offset : node.offset).line;
+    if (node) {
+      return parsed.lines.position(node.parent?.type === "property" ? node.parent.offset : node.offset).line;
+    }
   }
   return undefined;
 }

@@ -70,7 +70,10 @@ export function prepass(input: Record<string, unknown>): PrepassResult {
         const holder = itemLevel ? valueAtPath(value, path) : valueAtPath(value, path.slice(0, -1));
         if (!isObject(holder)) continue;
         if (entry.types && !entry.types.includes(holder.type as string)) continue;
-        (entry.decision === "warn" ? warnings : errors).push({ path: pointer, message: referenceMessage(entry) });
+        (entry.decision === "warn" ? warnings : errors).push({
+          path: pointer,
+          message: referenceMessage(entry),
+        });
         if (itemLevel) skip.push(pointer);
         else {
           delete holder[String(path[path.length - 1])];
@@ -80,6 +83,7 @@ export function prepass(input: Record<string, unknown>): PrepassResult {
     }
   }
 
+  compatApiOnce(value, errors);
   // Services never reach the model: `api` items are dropped, others were refused above.
   delete value.services;
   return { value, errors, warnings, skip };
@@ -126,4 +130,18 @@ function valueAtPath(root: unknown, path: readonly PathSegment[]): unknown {
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Validation rule 8: the compat API object is written once, at one of its three places. */
+function compatApiOnce(value: Record<string, unknown>, errors: Finding[]): void {
+  const exp = isObject(value.experimental) ? value.experimental : undefined;
+  const places = [
+    value.compat_api !== undefined && "/compat_api",
+    exp?.compat_api !== undefined && "/experimental/compat_api",
+    exp?.clash_api !== undefined && "/experimental/clash_api",
+  ].filter((p): p is string => typeof p === "string");
+  for (const place of places.slice(1)) {
+    errors.push({ path: place, message: `the compat API is already given at "${places[0]}": keep one` });
+    delete exp![place.slice("/experimental/".length)];
+  }
 }

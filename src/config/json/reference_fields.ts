@@ -80,7 +80,7 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     paths: at(DIAL, "domain_strategy"),
     decision: "refuse",
     reason:
-      "removed in sing-box 1.14: use \"domain_resolver\": {\"server\": \"<dns server tag>\", \"strategy\": \"<strategy>\"}",
+      'removed in sing-box 1.14: use "domain_resolver": {"server": "<dns server tag>", "strategy": "<strategy>"}',
   },
   {
     id: "set_system_proxy",
@@ -93,39 +93,40 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     id: "sniff (inbound)",
     paths: at(LISTEN, "sniff"),
     decision: "refuse",
-    reason: "removed in sing-box 1.13: use a route rule with the \"sniff\" action",
+    reason: 'removed in sing-box 1.13: use a route rule with the "sniff" action',
   },
   {
     id: "sniff_override_destination",
     paths: at(LISTEN, "sniff_override_destination"),
     decision: "refuse",
-    reason: "removed in sing-box 1.13: use \"override_destination\" on a route rule with the \"sniff\" action",
+    reason: 'removed in sing-box 1.13: use "override_destination" on a route rule with the "sniff" action',
   },
   {
     id: "sniff_timeout",
     paths: at(LISTEN, "sniff_timeout"),
     decision: "refuse",
-    reason: "removed in sing-box 1.13: use \"timeout\" on a route rule with the \"sniff\" action",
+    reason: 'removed in sing-box 1.13: use "timeout" on a route rule with the "sniff" action',
   },
   {
     id: "domain_strategy (inbound)",
     paths: at(LISTEN, "domain_strategy"),
     decision: "refuse",
-    reason: "removed in sing-box 1.13: use a route rule with the \"resolve\" action",
+    reason: 'removed in sing-box 1.13: use a route rule with the "resolve" action',
   },
   {
     id: "udp_disable_domain_unmapping (inbound)",
     paths: at(LISTEN, "udp_disable_domain_unmapping"),
     decision: "refuse",
     reason:
-      "removed in sing-box 1.13: use \"udp_disable_domain_unmapping\" on a route rule with the \"route-options\" action",
+      'removed in sing-box 1.13: use "udp_disable_domain_unmapping" on a route rule with the "route-options" action',
   },
   {
     id: "override_address (direct outbound)",
     paths: ["/outbounds/*/override_address", "/outbounds/*/override_port"],
     types: ["direct"],
     decision: "refuse",
-    reason: "removed in sing-box 1.13: use a route rule with the \"route-options\" action and \"override_address\" or \"override_port\"",
+    reason:
+      'removed in sing-box 1.13: use a route rule with the "route-options" action and "override_address" or "override_port"',
   },
   {
     id: "tls (http and socks)",
@@ -146,13 +147,14 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     decision: "refuse",
     refusesItem: true,
     reason:
-      "the legacy DNS server format was removed in sing-box 1.14: write \"type\" and \"server\" instead, for example {\"type\": \"tls\", \"server\": \"1.1.1.1\"}",
+      'the legacy DNS server format was removed in sing-box 1.14: write "type" and "server" instead, for example {"type": "tls", "server": "1.1.1.1"}',
   },
   {
     id: "dns.fakeip",
     paths: ["/dns/fakeip"],
     decision: "refuse",
-    reason: "removed in sing-box 1.14: use a DNS server of type \"fakeip\" with \"inet4_range\" and \"inet6_range\"",
+    reason:
+      'removed in sing-box 1.14: use a DNS server of type "fakeip" with "inet4_range" and "inet6_range"',
   },
   {
     id: "dns.independent_cache",
@@ -178,7 +180,9 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     decision: "refuse",
     reason: `the DNS rule condition "${f}" is not supported`,
   })),
-  ...["interface_address", "network_interface_address", "default_interface_address"].map((f): ReferenceField => ({
+  ...["interface_address", "network_interface_address", "default_interface_address"].map((
+    f,
+  ): ReferenceField => ({
     id: `rule ${f}`,
     paths: [...at(ROUTE_RULES, f), ...at(DNS_RULES, f)],
     decision: "refuse",
@@ -186,15 +190,18 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   })),
   {
     id: "rule_set_ipcidr_match_source",
-    paths: [...at(ROUTE_RULES, "rule_set_ipcidr_match_source"), ...at(DNS_RULES, "rule_set_ipcidr_match_source")],
+    paths: [
+      ...at(ROUTE_RULES, "rule_set_ipcidr_match_source"),
+      ...at(DNS_RULES, "rule_set_ipcidr_match_source"),
+    ],
     decision: "refuse",
-    reason: "renamed in sing-box 1.10: use \"rule_set_ip_cidr_match_source\"",
+    reason: 'renamed in sing-box 1.10: use "rule_set_ip_cidr_match_source"',
   },
   {
     id: "source_geoip",
     paths: [...at(ROUTE_RULES, "source_geoip"), ...at(DNS_RULES, "source_geoip")],
     decision: "refuse",
-    reason: "removed in sing-box 1.12: use \"source_ip_cidr\" or a rule-set",
+    reason: 'removed in sing-box 1.12: use "source_ip_cidr" or a rule-set',
   },
   {
     id: "route.geoip and route.geosite",
@@ -219,7 +226,7 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     paths: ["/services/*"],
     types: ["api"],
     decision: "warn",
-    reason: "the \"api\" service is not provided; use the top-level \"api\" or \"compat_api\" object",
+    reason: 'the "api" service is not provided; use the top-level "api" or "compat_api" object',
   },
 ];
 

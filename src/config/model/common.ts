@@ -15,13 +15,17 @@ export const strings = (what = "a string") => listable(z.string(), what);
 
 /** A TCP/UDP port number. */
 export const port = () =>
-  z.int({ error: (iss) => iss.input === undefined ? undefined : "expected a port number (integer from 0 to 65535)" })
+  z.int({
+    error: (iss) => iss.input === undefined ? undefined : "expected a port number (integer from 0 to 65535)",
+  })
     .min(0, { error: "port must be from 0 to 65535" })
     .max(65535, { error: "port must be from 0 to 65535" });
 
 /** A port a peer is reached on: 1-65535. */
 export const serverPort = () =>
-  z.int({ error: (iss) => iss.input === undefined ? undefined : "expected a port number (integer from 1 to 65535)" })
+  z.int({
+    error: (iss) => iss.input === undefined ? undefined : "expected a port number (integer from 1 to 65535)",
+  })
     .min(1, { error: "port must be from 1 to 65535" })
     .max(65535, { error: "port must be from 1 to 65535" });
 
@@ -33,13 +37,18 @@ export const domainStrategy = () => z.enum(["prefer_ipv4", "prefer_ipv6", "ipv4_
 
 /** Linux routing mark: an integer or a "0x…" hexadecimal string; the model holds the number. */
 export const routingMark = () =>
-  z.union([z.int().min(0), z.string()], { error: "expected an integer or a hexadecimal string such as \"0x1234\"" })
+  z.union([z.int().min(0), z.string()], {
+    error: 'expected an integer or a hexadecimal string such as "0x1234"',
+  })
     .transform((v, ctx) => {
       if (typeof v === "number") return v;
       const m = /^0x([0-9a-f]+)$/i.exec(v.trim());
       const n = m ? parseInt(m[1], 16) : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
       if (!Number.isSafeInteger(n) || n > 0xffffffff) {
-        ctx.addIssue({ code: "custom", message: `invalid routing mark "${v}" (use an integer or "0x…" hexadecimal)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `invalid routing mark "${v}" (use an integer or "0x…" hexadecimal)`,
+        });
         return z.NEVER;
       }
       return n;
@@ -61,7 +70,7 @@ export function withTag<T extends { type: string; tag?: string }>(v: T): T & { t
 }
 
 /** `tcp` or `udp`, as a listable field. */
-export const networks = () => listable(z.enum(["tcp", "udp"]), "\"tcp\" or \"udp\"");
+export const networks = () => listable(z.enum(["tcp", "udp"]), '"tcp" or "udp"');
 
 /** A string-keyed map of header values (one value or several). */
 export const headers = () => z.record(z.string(), listable(z.string(), "a string"));

@@ -12,7 +12,7 @@ const Optimistic = z
   .union([
     z.boolean(),
     z.strictObject({ enabled: z.boolean().default(false), timeout: duration().default(THREE_DAYS) }),
-  ], { error: "expected a boolean or an object with \"enabled\" and \"timeout\"" })
+  ], { error: 'expected a boolean or an object with "enabled" and "timeout"' })
   .transform((v) => (typeof v === "boolean" ? { enabled: v, timeout: THREE_DAYS } : v));
 
 export const Dns = z.strictObject({

@@ -7,14 +7,16 @@ import { commonConditionShape, normaliseMode } from "./rule_conditions.ts";
 export const DNS_ACTIONS = ["route", "evaluate", "respond", "route-options", "reject", "predefined"] as const;
 export type DnsAction = typeof DNS_ACTIONS[number];
 
-const rcode = () => z.union([z.int().min(0).max(4095), z.string()], { error: "expected a response code name or number" });
+const rcode = () =>
+  z.union([z.int().min(0).max(4095), z.string()], { error: "expected a response code name or number" });
 
 const dnsConditionShape = {
   ...commonConditionShape,
-  network: listable(z.enum(["tcp", "udp"]), "\"tcp\" or \"udp\"").optional(),
+  network: listable(z.enum(["tcp", "udp"]), '"tcp" or "udp"').optional(),
   query_type: listable(z.union([z.int().min(0).max(65535), z.string()]), "a query type").optional(),
   /** Matches the response of an earlier `evaluate` rule (true: the latest; a string: by its tag). */
-  match_response: z.union([z.boolean(), z.string()], { error: "expected a boolean or an evaluate tag" }).optional(),
+  match_response: z.union([z.boolean(), z.string()], { error: "expected a boolean or an evaluate tag" })
+    .optional(),
   ip_accept_any: z.boolean().optional(),
   response_rcode: rcode().optional(),
   response_answer: strings().optional(),
@@ -46,7 +48,14 @@ export const dnsActionShape = {
   extra: strings().optional(),
 };
 
-const queryFields = ["timeout", "disable_cache", "disable_optimistic_cache", "rewrite_ttl", "client_subnet", "remove_client_subnet"];
+const queryFields = [
+  "timeout",
+  "disable_cache",
+  "disable_optimistic_cache",
+  "rewrite_ttl",
+  "client_subnet",
+  "remove_client_subnet",
+];
 
 /** Action fields each DNS action accepts. */
 export const DNS_ACTION_FIELDS: Readonly<Record<DnsAction, readonly string[]>> = {

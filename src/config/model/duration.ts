@@ -52,11 +52,16 @@ export function formatDuration(ms: number): string {
 /** A duration string that must be greater than zero; output is milliseconds. */
 export function duration() {
   return z
-    .string({ error: (iss) => iss.input === undefined ? undefined : "expected a duration string such as \"5m\"" })
+    .string({
+      error: (iss) => iss.input === undefined ? undefined : 'expected a duration string such as "5m"',
+    })
     .transform((text, ctx) => {
       const ms = parseDuration(text.trim());
       if (ms === undefined) {
-        ctx.addIssue({ code: "custom", message: `invalid duration "${text}" (use a form such as "300ms", "5m" or "1h30m")` });
+        ctx.addIssue({
+          code: "custom",
+          message: `invalid duration "${text}" (use a form such as "300ms", "5m" or "1h30m")`,
+        });
         return z.NEVER;
       }
       if (!(ms > 0)) {
@@ -65,5 +70,5 @@ export function duration() {
       }
       return ms;
     })
-    .meta({ description: "Go duration string, such as \"300ms\", \"5m\", \"1h30m\" or \"3d\"" });
+    .meta({ description: 'Go duration string, such as "300ms", "5m", "1h30m" or "3d"' });
 }

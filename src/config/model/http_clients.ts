@@ -19,7 +19,10 @@ const httpClientShape = {
 };
 
 /** An item of the top-level `http_clients` array. */
-export const HttpClientItem = z.strictObject({ tag: z.string().min(1, { error: "tag must not be empty" }), ...httpClientShape });
+export const HttpClientItem = z.strictObject({
+  tag: z.string().min(1, { error: "tag must not be empty" }),
+  ...httpClientShape,
+});
 export type HttpClientModel = z.output<typeof HttpClientItem>;
 
 /** An inline client. */

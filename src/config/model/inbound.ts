@@ -43,7 +43,7 @@ export const DirectInbound = z
   .strictObject({
     ...typedShape("direct"),
     ...listenShape,
-    network: listable(z.enum(["tcp", "udp"]), "\"tcp\" or \"udp\"").optional(),
+    network: listable(z.enum(["tcp", "udp"]), '"tcp" or "udp"').optional(),
     override_address: z.string().optional(),
     override_port: port().optional(),
   })

@@ -33,11 +33,11 @@ export const INBOUND_TYPES: KindTypes = {
     "vmess",
   ],
   refused: {
-    naive: "inbound type \"naive\" is not supported",
-    hysteria: "inbound type \"hysteria\" (version 1) is not supported: use \"hysteria2\"",
-    snell: "inbound type \"snell\" is not supported",
-    cloudflared: "inbound type \"cloudflared\" is not supported",
-    shadowsocksr: "inbound type \"shadowsocksr\" was removed from the reference format and is not supported",
+    naive: 'inbound type "naive" is not supported',
+    hysteria: 'inbound type "hysteria" (version 1) is not supported: use "hysteria2"',
+    snell: 'inbound type "snell" is not supported',
+    cloudflared: 'inbound type "cloudflared" is not supported',
+    shadowsocksr: 'inbound type "shadowsocksr" was removed from the reference format and is not supported',
   },
 };
 
@@ -65,16 +65,16 @@ export const OUTBOUND_TYPES: KindTypes = {
     "vmess",
   ],
   refused: {
-    tor: "outbound type \"tor\" is not supported",
-    ssh: "outbound type \"ssh\" is not supported",
-    naive: "outbound type \"naive\" is not supported",
-    hysteria: "outbound type \"hysteria\" (version 1) is not supported: use \"hysteria2\"",
-    snell: "outbound type \"snell\" is not supported",
-    bridge: "outbound type \"bridge\" is not supported",
-    shadowsocksr: "outbound type \"shadowsocksr\" was removed from the reference format and is not supported",
+    tor: 'outbound type "tor" is not supported',
+    ssh: 'outbound type "ssh" is not supported',
+    naive: 'outbound type "naive" is not supported',
+    hysteria: 'outbound type "hysteria" (version 1) is not supported: use "hysteria2"',
+    snell: 'outbound type "snell" is not supported',
+    bridge: 'outbound type "bridge" is not supported',
+    shadowsocksr: 'outbound type "shadowsocksr" was removed from the reference format and is not supported',
     wireguard:
-      "outbound type \"wireguard\" was removed in sing-box 1.13: use a \"wireguard\" endpoint in \"endpoints\"",
-    dns: "outbound type \"dns\" was removed in sing-box 1.13: use a route rule with the \"hijack-dns\" action",
+      'outbound type "wireguard" was removed in sing-box 1.13: use a "wireguard" endpoint in "endpoints"',
+    dns: 'outbound type "dns" was removed in sing-box 1.13: use a route rule with the "hijack-dns" action',
   },
 };
 
@@ -82,23 +82,36 @@ export const ENDPOINT_TYPES: KindTypes = {
   described: [],
   pending: ["wireguard"],
   refused: {
-    tailscale: "endpoint type \"tailscale\" is not supported",
-    "openvpn-client": "endpoint type \"openvpn-client\" is not supported",
-    "openvpn-server": "endpoint type \"openvpn-server\" is not supported",
-    openconnect: "endpoint type \"openconnect\" is not supported",
+    tailscale: 'endpoint type "tailscale" is not supported',
+    "openvpn-client": 'endpoint type "openvpn-client" is not supported',
+    "openvpn-server": 'endpoint type "openvpn-server" is not supported',
+    openconnect: 'endpoint type "openconnect" is not supported',
   },
 };
 
 export const DNS_SERVER_TYPES: KindTypes = {
-  described: ["udp", "tcp", "tls", "https", "quic", "h3", "local", "hosts", "fakeip", "mdns", "race", "sequential"],
+  described: [
+    "udp",
+    "tcp",
+    "tls",
+    "https",
+    "quic",
+    "h3",
+    "local",
+    "hosts",
+    "fakeip",
+    "mdns",
+    "race",
+    "sequential",
+  ],
   pending: [],
   refused: {
-    dhcp: "DNS server type \"dhcp\" is not supported",
-    resolved: "DNS server type \"resolved\" is not supported",
-    tailscale: "DNS server type \"tailscale\" is not supported",
-    openvpn: "DNS server type \"openvpn\" is not supported",
-    openconnect: "DNS server type \"openconnect\" is not supported",
-    predefined: "DNS server type \"predefined\" is not supported: use a DNS rule with the \"predefined\" action",
+    dhcp: 'DNS server type "dhcp" is not supported',
+    resolved: 'DNS server type "resolved" is not supported',
+    tailscale: 'DNS server type "tailscale" is not supported',
+    openvpn: 'DNS server type "openvpn" is not supported',
+    openconnect: 'DNS server type "openconnect" is not supported',
+    predefined: 'DNS server type "predefined" is not supported: use a DNS rule with the "predefined" action',
   },
 };
 

@@ -42,7 +42,12 @@ export const HttpOutbound = z
   })
   .transform(withTag);
 
-export const Outbound = z.discriminatedUnion("type", [DirectOutbound, BlockOutbound, SocksOutbound, HttpOutbound]);
+export const Outbound = z.discriminatedUnion("type", [
+  DirectOutbound,
+  BlockOutbound,
+  SocksOutbound,
+  HttpOutbound,
+]);
 
 export type DirectOutboundModel = z.output<typeof DirectOutbound>;
 export type BlockOutboundModel = z.output<typeof BlockOutbound>;

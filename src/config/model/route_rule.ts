@@ -7,7 +7,15 @@ import { domainStrategy, listable, networkKind, networkStrategy, port, strings }
 import { duration } from "./duration.ts";
 import { commonConditionShape, normaliseMode, routeOnlyConditionShape } from "./rule_conditions.ts";
 
-export const ROUTE_ACTIONS = ["route", "bypass", "reject", "hijack-dns", "route-options", "sniff", "resolve"] as const;
+export const ROUTE_ACTIONS = [
+  "route",
+  "bypass",
+  "reject",
+  "hijack-dns",
+  "route-options",
+  "sniff",
+  "resolve",
+] as const;
 export type RouteAction = typeof ROUTE_ACTIONS[number];
 
 const routeOptionsShape = {
@@ -31,7 +39,7 @@ export const routeActionShape = {
   ...routeOptionsShape,
   /** Extension: dial the sniffed domain instead of the address; `at_sniff` on `sniff` only. */
   override_destination: z.union([z.boolean(), z.literal("at_sniff")], {
-    error: "expected true, false or \"at_sniff\"",
+    error: 'expected true, false or "at_sniff"',
   }).optional(),
   sniffer: strings().optional(),
   /** Extension: sniffed domains matched by these rule-sets are ignored. */
@@ -56,10 +64,20 @@ export const ROUTE_ACTION_FIELDS: Readonly<Record<RouteAction, readonly string[]
   "hijack-dns": [],
   "route-options": [...Object.keys(routeOptionsShape), "override_destination"],
   sniff: ["sniffer", "skip_rule_set", "timeout", "override_destination"],
-  resolve: ["server", "strategy", "disable_cache", "disable_optimistic_cache", "rewrite_ttl", "client_subnet", "timeout"],
+  resolve: [
+    "server",
+    "strategy",
+    "disable_cache",
+    "disable_optimistic_cache",
+    "rewrite_ttl",
+    "client_subnet",
+    "timeout",
+  ],
 };
 
-export const ROUTE_ACTION_FIELD_NAMES: readonly string[] = Object.keys(routeActionShape).filter((k) => k !== "action");
+export const ROUTE_ACTION_FIELD_NAMES: readonly string[] = Object.keys(routeActionShape).filter((k) =>
+  k !== "action"
+);
 
 /** Action defaults that depend on the action: reject `method`, sniff `timeout`. */
 function actionDefaults<T>(v: T): T {

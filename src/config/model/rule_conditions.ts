@@ -59,7 +59,7 @@ export const commonConditionShape = {
 
 /** Route rules only: connection metadata DNS queries do not have. */
 export const routeOnlyConditionShape = {
-  network: listable(z.enum(["tcp", "udp", "icmp"]), "\"tcp\", \"udp\" or \"icmp\"").optional(),
+  network: listable(z.enum(["tcp", "udp", "icmp"]), '"tcp", "udp" or "icmp"').optional(),
   /** Sniffed client kind (QUIC, SSH). */
   client: strings().optional(),
   // Extensions.

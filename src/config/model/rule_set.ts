@@ -10,7 +10,7 @@ const ports = () => listable(port(), "a port number");
 const headlessShape = {
   type: z.literal("default").optional(),
   query_type: listable(z.union([z.int().min(0).max(65535), z.string()]), "a query type").optional(),
-  network: listable(z.enum(["tcp", "udp", "icmp"]), "\"tcp\", \"udp\" or \"icmp\"").optional(),
+  network: listable(z.enum(["tcp", "udp", "icmp"]), '"tcp", "udp" or "icmp"').optional(),
   domain: strings().optional(),
   domain_suffix: strings().optional(),
   domain_keyword: strings().optional(),
@@ -71,13 +71,17 @@ function formatOf(location: string): "source" | "binary" | undefined {
   return undefined;
 }
 
-function fillFormat<T extends { format?: "source" | "binary" }>(v: T, location: string, ctx: z.RefinementCtx) {
+function fillFormat<T extends { format?: "source" | "binary" }>(
+  v: T,
+  location: string,
+  ctx: z.RefinementCtx,
+) {
   const f = v.format ?? formatOf(location);
   if (f === undefined) {
     ctx.addIssue({
       code: "custom",
       path: ["format"],
-      message: "missing required field (the file name does not end in \".json\" or \".srs\")",
+      message: 'missing required field (the file name does not end in ".json" or ".srs")',
     });
     return z.NEVER;
   }

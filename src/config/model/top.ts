@@ -40,22 +40,10 @@ export const TopInput = z.strictObject({
   user_limits: UserLimits.default({}),
 });
 
-export const Top = TopInput.transform((v, ctx) => {
+export const Top = TopInput.transform((v) => {
   const { services: _services, experimental, compat_api, ...rest } = v;
-  // Validation rule 8: one compat API object, wherever it is written.
-  const given = [
-    compat_api && ["compat_api"],
-    experimental?.compat_api && ["experimental", "compat_api"],
-    experimental?.clash_api && ["experimental", "clash_api"],
-  ].filter((p): p is string[] => !!p);
-  if (given.length > 1) {
-    ctx.addIssue({
-      code: "custom",
-      path: given[1],
-      message: `the compat API is given twice (also at "/${given[0].join("/")}"): keep one`,
-    });
-    return z.NEVER;
-  }
+  // Validation rule 8 (one compat API object) is checked on the document by the loader, which
+  // has the paths; here the object is only moved to the top level.
   const exp: ExperimentalModel = {};
   if (experimental?.cache_file) exp.cache_file = experimental.cache_file;
   // Validation rule 7: a TUN inbound with auto_route detects the interface by itself.

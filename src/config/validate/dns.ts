@@ -32,14 +32,20 @@ export function checkDns(model: Model, tags: Tags, report: Report): void {
       report.error([...path, "server"], "missing required field");
     }
     tags.dnsServers.need(rule.server, [...path, "server"], report);
-    if (rule.type === "default" && typeof rule.match_response === "string" && !evaluated.has(rule.match_response)) {
-      report.error([...path, "match_response"], `unknown evaluate tag "${rule.match_response}" (no earlier "evaluate" rule has it)`);
+    if (
+      rule.type === "default" && typeof rule.match_response === "string" &&
+      !evaluated.has(rule.match_response)
+    ) {
+      report.error(
+        [...path, "match_response"],
+        `unknown evaluate tag "${rule.match_response}" (no earlier "evaluate" rule has it)`,
+      );
     }
     if (rule.type === "default" && rule.match_response === true && !anyEvaluate) {
-      report.error([...path, "match_response"], "no earlier rule has the \"evaluate\" action");
+      report.error([...path, "match_response"], 'no earlier rule has the "evaluate" action');
     }
     if (rule.action === "respond" && !anyEvaluate) {
-      report.error([...path, "action"], "a \"respond\" rule needs an earlier rule with the \"evaluate\" action");
+      report.error([...path, "action"], 'a "respond" rule needs an earlier rule with the "evaluate" action');
     }
     if (rule.action === "evaluate") {
       anyEvaluate = true;
@@ -66,7 +72,10 @@ function memberCycles(model: Model, report: Report): void {
     const cycle = findCycle(s.tag, (t) => members.get(t) ?? []);
     if (cycle && cycle.length > 2 && !cycle.some((t) => reported.has(t))) {
       cycle.forEach((t) => reported.add(t));
-      report.error(["dns", "servers", i, "servers"], `server cycle: ${cycle.map((t) => `"${t}"`).join(" -> ")}`);
+      report.error(
+        ["dns", "servers", i, "servers"],
+        `server cycle: ${cycle.map((t) => `"${t}"`).join(" -> ")}`,
+      );
     }
   });
 }

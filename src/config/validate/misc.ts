@@ -16,15 +16,30 @@ export function checkApis(model: Model, tags: Tags, report: Report, compatApiPat
   const api = model.api;
   if (api?.listen !== undefined) {
     if (!isLoopbackHostPort(api.listen)) {
-      report.error(["api", "listen"], `must be a loopback address and port, such as "127.0.0.1:9091", not "${api.listen}"`);
+      report.error(
+        ["api", "listen"],
+        `must be a loopback address and port, such as "127.0.0.1:9091", not "${api.listen}"`,
+      );
     }
-    if (!api.secret) report.error(["api", "secret"], "missing required field (the API on \"listen\" needs a secret)");
+    if (!api.secret) {
+      report.error(["api", "secret"], 'missing required field (the API on "listen" needs a secret)');
+    }
   }
   const compat = model.compat_api;
   if (compat) {
-    tags.outbounds.need(compat.external_ui_download_detour, [...compatApiPath, "external_ui_download_detour"], report);
-    if (compat.external_controller !== undefined && !/^(\[[^\]]*\]|[^:]*):\d{1,5}$/.test(compat.external_controller)) {
-      report.error([...compatApiPath, "external_controller"], `expected "host:port", got "${compat.external_controller}"`);
+    tags.outbounds.need(
+      compat.external_ui_download_detour,
+      [...compatApiPath, "external_ui_download_detour"],
+      report,
+    );
+    if (
+      compat.external_controller !== undefined &&
+      !/^(\[[^\]]*\]|[^:]*):\d{1,5}$/.test(compat.external_controller)
+    ) {
+      report.error(
+        [...compatApiPath, "external_controller"],
+        `expected "host:port", got "${compat.external_controller}"`,
+      );
     }
   }
 }
@@ -33,7 +48,10 @@ export function checkUserLimits(model: Model, report: Report): void {
   const cacheFile = model.experimental.cache_file?.enabled === true;
   for (const [user, limits] of Object.entries(model.user_limits)) {
     if (limits.quota_bytes !== undefined && !cacheFile) {
-      report.error(["user_limits", user, "quota_bytes"], "requires \"experimental.cache_file\" to be enabled (quotas are kept there)");
+      report.error(
+        ["user_limits", user, "quota_bytes"],
+        'requires "experimental.cache_file" to be enabled (quotas are kept there)',
+      );
     }
   }
 }

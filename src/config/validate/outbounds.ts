@@ -26,8 +26,9 @@ export function checkOutbounds(model: Model, tags: Tags, report: Report): void {
     const fields = o as unknown as Record<string, unknown>;
     checkDial(fields as Partial<DialFields>, path, tags, report);
     if (typeof fields.detour === "string") {
-      if (fields.detour === o.tag) report.error([...path, "detour"], "an outbound cannot detour through itself");
-      else addEdge(o.tag, { to: fields.detour, path: [...path, "detour"] });
+      if (fields.detour === o.tag) {
+        report.error([...path, "detour"], "an outbound cannot detour through itself");
+      } else addEdge(o.tag, { to: fields.detour, path: [...path, "detour"] });
     }
     // Groups (described in later issues) name members and providers; checked generically here.
     const members = fields.outbounds;
@@ -55,20 +56,27 @@ export function checkOutbounds(model: Model, tags: Tags, report: Report): void {
 
   model.inbounds.forEach((inbound, i) => {
     if (inbound.detour === undefined) return;
-    if (inbound.detour === inbound.tag) report.error(["inbounds", i, "detour"], "an inbound cannot forward to itself");
-    else tags.inbounds.need(inbound.detour, ["inbounds", i, "detour"], report);
+    if (inbound.detour === inbound.tag) {
+      report.error(["inbounds", i, "detour"], "an inbound cannot forward to itself");
+    } else tags.inbounds.need(inbound.detour, ["inbounds", i, "detour"], report);
   });
-  model.dns.servers.forEach((s, i) => checkDial(s as Partial<DialFields>, ["dns", "servers", i], tags, report));
+  model.dns.servers.forEach((s, i) =>
+    checkDial(s as Partial<DialFields>, ["dns", "servers", i], tags, report)
+  );
   if (model.ntp) checkDial(model.ntp, ["ntp"], tags, report);
   model.http_clients.forEach((c, i) => checkDial(c, ["http_clients", i], tags, report));
   model.outbound_providers.forEach((p, i) => {
     const path: PathSegment[] = ["outbound_providers", i];
     if (p.type === "remote") {
       tags.outbounds.need(p.download_detour, [...path, "download_detour"], report);
-      if (typeof p.http_client === "string") tags.httpClients.need(p.http_client, [...path, "http_client"], report);
+      if (typeof p.http_client === "string") {
+        tags.httpClients.need(p.http_client, [...path, "http_client"], report);
+      }
     }
     if (p.type === "inline") {
-      p.outbounds.forEach((o, n) => checkDial(o as Partial<DialFields>, [...path, "outbounds", n], tags, report));
+      p.outbounds.forEach((o, n) =>
+        checkDial(o as Partial<DialFields>, [...path, "outbounds", n], tags, report)
+      );
     }
     p.filter?.forEach((re, n) => checkRegex(re, [...path, "filter", n], report));
     p.exclude?.forEach((re, n) => checkRegex(re, [...path, "exclude", n], report));

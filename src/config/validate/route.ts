@@ -19,11 +19,11 @@ export function checkRoute(model: Model, tags: Tags, report: Report): void {
   if (route.auto_detect_interface && route.default_interface !== undefined) {
     report.error(
       ["route", "default_interface"],
-      "conflicts with \"auto_detect_interface\" (also turned on by a TUN inbound with \"auto_route\"): set one of them",
+      'conflicts with "auto_detect_interface" (also turned on by a TUN inbound with "auto_route"): set one of them',
     );
   }
   if (route.default_network_strategy !== undefined && !route.auto_detect_interface) {
-    report.error(["route", "default_network_strategy"], "requires \"auto_detect_interface\"");
+    report.error(["route", "default_network_strategy"], 'requires "auto_detect_interface"');
   }
   route.rule_set.forEach((set, i) => {
     if (set.type !== "remote") return;
@@ -39,22 +39,32 @@ export function checkRoute(model: Model, tags: Tags, report: Report): void {
     checkActionFields(r, rule.action, ROUTE_ACTION_FIELDS, ROUTE_ACTION_FIELD_NAMES, path, report);
     const terminal = TERMINAL.has(rule.action) || (rule.action === "bypass" && rule.outbound !== undefined);
     if (terminal && !hasCondition(r as never, ROUTE_ACTION_FIELD_NAMES)) {
-      report.error(path, `a "${rule.action}" rule needs at least one condition; the catch-all is route.final`);
+      report.error(
+        path,
+        `a "${rule.action}" rule needs at least one condition; the catch-all is route.final`,
+      );
     }
-    if (rule.action === "route" && rule.outbound === undefined) report.error([...path, "outbound"], "missing required field");
+    if (rule.action === "route" && rule.outbound === undefined) {
+      report.error([...path, "outbound"], "missing required field");
+    }
     tags.outbounds.need(rule.outbound, [...path, "outbound"], report);
     tags.dnsServers.need(rule.server, [...path, "server"], report);
     tags.ruleSets.needAll(rule.skip_rule_set, [...path, "skip_rule_set"], report);
-    if (rule.override_destination === "at_sniff" && rule.action !== "sniff") {
-      report.error([...path, "override_destination"], "\"at_sniff\" is valid for the \"sniff\" action only");
+    if (
+      rule.override_destination === "at_sniff" && (rule.action === "route" || rule.action === "route-options")
+    ) {
+      report.error([...path, "override_destination"], '"at_sniff" is valid for the "sniff" action only');
     }
     rule.sniffer?.forEach((s, n) => {
       if (!SNIFFERS.includes(s)) {
-        report.error([...path, "sniffer", n], `unknown protocol "${s}": expected one of ${SNIFFERS.map((p) => `"${p}"`).join(", ")}`);
+        report.error(
+          [...path, "sniffer", n],
+          `unknown protocol "${s}": expected one of ${SNIFFERS.map((p) => `"${p}"`).join(", ")}`,
+        );
       }
     });
     if (rule.method === "drop" && rule.no_drop !== undefined) {
-      report.error([...path, "no_drop"], "has no effect with \"method\": \"drop\"");
+      report.error([...path, "no_drop"], 'has no effect with "method": "drop"');
     }
     checkConditionRefs(r as never, path, {
       inbounds: tags.inbounds,

@@ -18,7 +18,10 @@ export function checkActionFields(
   for (const field of fieldNames) {
     if (rule[field] === undefined || mine.includes(field)) continue;
     const belongs = Object.keys(owners).filter((a) => owners[a].includes(field)).map((a) => `"${a}"`);
-    const to = belongs.length === 1 ? `the ${belongs[0]} action` : `the ${belongs.join(" or ")} actions`;
+    const names = belongs.length === 1
+      ? belongs[0]
+      : `${belongs.slice(0, -1).join(", ")} or ${belongs.at(-1)}`;
+    const to = `the ${names} action`;
     report.error([...path, field], `field belongs to ${to}, not "${action}"`);
   }
 }
@@ -42,7 +45,12 @@ export interface ConditionRefs {
 }
 
 /** References made by conditions, in a rule and its nested rules. */
-export function checkConditionRefs(rule: Rule, path: readonly PathSegment[], refs: ConditionRefs, report: Report) {
+export function checkConditionRefs(
+  rule: Rule,
+  path: readonly PathSegment[],
+  refs: ConditionRefs,
+  report: Report,
+) {
   if (rule.type === "logical") {
     rule.rules?.forEach((r, i) => checkConditionRefs(r, [...path, "rules", i], refs, report));
     return;
@@ -50,8 +58,19 @@ export function checkConditionRefs(rule: Rule, path: readonly PathSegment[], ref
   refs.inbounds.needAll(rule.inbound as string[] | undefined, [...path, "inbound"], report);
   refs.ruleSets.needAll(rule.rule_set as string[] | undefined, [...path, "rule_set"], report);
   refs.preferredBy.needAll(rule.preferred_by as string[] | undefined, [...path, "preferred_by"], report);
-  if (refs.outbounds) refs.outbounds.needAll(rule.outbound as string[] | undefined, [...path, "outbound"], report);
-  for (const field of ["domain_regex", "process_path_regex", "package_name_regex", "process_name_regex", "wifi_ssid_regex", "wifi_bssid_regex"]) {
+  if (refs.outbounds) {
+    refs.outbounds.needAll(rule.outbound as string[] | undefined, [...path, "outbound"], report);
+  }
+  for (
+    const field of [
+      "domain_regex",
+      "process_path_regex",
+      "package_name_regex",
+      "process_name_regex",
+      "wifi_ssid_regex",
+      "wifi_bssid_regex",
+    ]
+  ) {
     (rule[field] as string[] | undefined)?.forEach((re, i) => checkRegex(re, [...path, field, i], report));
   }
 }

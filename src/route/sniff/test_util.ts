@@ -63,6 +63,7 @@ export type HelloSpec = {
   groups?: number[];
   versions?: number[];
   signatureAlgorithms?: number[];
+  alpn?: string[];
   /** Extra empty extensions, by type. */
   extra?: number[];
   dtls?: boolean;
@@ -79,6 +80,10 @@ export function buildClientHello(spec: HelloSpec): Uint8Array {
   if (spec.groups) exts.push(...ext(10, vec16(spec.groups)));
   if (spec.signatureAlgorithms) exts.push(...ext(13, vec16(spec.signatureAlgorithms)));
   if (spec.versions) exts.push(...ext(43, [spec.versions.length * 2, ...spec.versions.flatMap(u16)]));
+  if (spec.alpn) {
+    const list = spec.alpn.flatMap((p) => [p.length, ...ascii(p)]);
+    exts.push(...ext(16, [...u16(list.length), ...list]));
+  }
   for (const t of spec.extra ?? []) exts.push(...ext(t, []));
   const body = [
     ...(spec.dtls ? [0xfe, 0xfd] : [0x03, 0x03]),
@@ -157,3 +162,5 @@ export function buildInitial(spec: InitialSpec): Uint8Array {
   }
   return packet;
 }
+
+export { concatBytes as concatBytesForTest } from "./reader.ts";
