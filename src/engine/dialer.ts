@@ -53,6 +53,10 @@ export function dialerFor(
       `${path}/tcp_fast_open: TCP Fast Open is not available through Deno; connections use a normal handshake`,
     );
   }
+  if (fields.reuse_addr) {
+    // Outgoing sockets bind ephemeral ports, where SO_REUSEADDR changes nothing.
+    logger.warn(`${path}/reuse_addr: has no effect on outgoing sockets through Deno; ignored`);
+  }
   if (fields.detour) {
     const tag = fields.detour;
     return new DetourDialer(tag, () => outbound(tag));

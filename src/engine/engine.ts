@@ -15,6 +15,7 @@ import { ruleText } from "../route/rule_text.ts";
 import { compileRule } from "../route/rules/mod.ts";
 import { Tracker } from "../tracker/mod.ts";
 import { dialerFor } from "./dialer.ts";
+import { checkListenFields } from "./listen_fields.ts";
 import { builtinProtocols } from "./registry.ts";
 
 export interface EngineOptions {
@@ -119,6 +120,7 @@ export class Engine {
       if (!factory) return fail(`${path}/type`, `inbound type "${o.type}" is not built into this binary`);
       try {
         const logger = this.logger.child(`inbound/${o.type}[${o.tag}]`);
+        checkListenFields(o, path, logger);
         this.inbounds.set(o.tag, factory(o, { logger, handler: this.router }));
       } catch (e) {
         fail(path, e);

@@ -12,14 +12,17 @@ export async function copyBody(src: BufferedConn, dst: Conn, framing: BodyFramin
     case "length":
       return await copyN(src, dst, framing.length);
     case "until_close":
-      while (true) {
-        if (src.buffered().length === 0 && !(await src.fill())) return;
-        const b = src.buffered();
-        await writeAll(dst, b);
-        src.consume(b.length);
-      }
+      return await copyUntilClose(src, dst);
     case "chunked":
       return await copyChunked(src, dst);
+  }
+}
+
+async function copyUntilClose(src: BufferedConn, dst: Conn): Promise<void> {
+  while (src.buffered().length > 0 || (await src.fill())) {
+    const b = src.buffered();
+    await writeAll(dst, b);
+    src.consume(b.length);
   }
 }
 

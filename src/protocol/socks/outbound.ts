@@ -54,7 +54,7 @@ export class SocksOutbound implements Outbound {
     }
   }
 
-  async listenPacket(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<PacketConn> {
+  async listenPacket(_destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<PacketConn> {
     if (!this.networks.includes("udp")) throw new DialError(`Outbound "${this.tag}" does not carry UDP`);
     const raw = await this.dialer.dial(this.server, metadata, signal);
     let control;

@@ -32,9 +32,10 @@ export function sniffTls(data: Uint8Array): SniffOutcome {
     const body = r.bytes(Math.min(len, r.remaining))!;
     fragments.push(body);
     have += body.length;
-    if (need < 0 && have >= 4) {
+    if (need < 0 && have >= 5) {
       const head = fragments.length === 1 ? body : concatBytes(fragments);
-      if (head[0] !== HANDSHAKE_CLIENT_HELLO) return NONE;
+      // A ClientHello of bounded size whose legacy_version is 3.x.
+      if (head[0] !== HANDSHAKE_CLIENT_HELLO || head[4] !== 3) return NONE;
       need = 4 + ((head[1] << 16) | (head[2] << 8) | head[3]);
       if (need > MAX_CLIENT_HELLO) return NONE;
     }

@@ -35,6 +35,12 @@ Deno.test("tls: data after the ClientHello is ignored", () => {
   deepStrictEqual(sniffTls(more), found("x.test"));
 });
 
+Deno.test("tls: records after the ClientHello (change_cipher_spec, early data) do not matter", () => {
+  const hello = fixture("tls_curl.bin");
+  const after = Uint8Array.from([...hello, 0x14, 0x03, 0x03, 0x00, 0x01, 0x01, 0x17, 0x03, 0x03, 0x00, 0x02, 9, 9]);
+  deepStrictEqual(sniffTls(after), found("example.test"));
+});
+
 Deno.test("tls: a ClientHello without SNI or with an IP in it has no domain", () => {
   deepStrictEqual(sniffTls(tlsRecords(buildClientHello({}))), found());
   deepStrictEqual(sniffTls(tlsRecords(buildClientHello({ sni: "192.0.2.1" }))), found());
@@ -48,7 +54,9 @@ Deno.test("tls: other bytes are not TLS", () => {
   equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x00, 0x00)), NONE); // empty record
   equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x50, 0x00)), NONE); // record over 2^14
   equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x00, 0x04, 0x02, 0, 0, 0)), NONE); // ServerHello
-  equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x00, 0x04, 0x01, 0x7f, 0, 0)), NONE); // 8 MB hello
+  equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x7f, 0, 0, 3)), NONE); // 8 MB hello
+  equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0, 1, 0, 0x7f)), NONE); // legacy_version
+  equal(sniffTls(Uint8Array.of(0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0, 1, 0, 3)), NEED_MORE);
   // A complete but malformed ClientHello (cipher suite list of odd length).
   const bad = buildClientHello({ sni: "a.test" });
   bad[4 + 2 + 32 + 1 + 1] = 3;
