@@ -5,7 +5,7 @@
 import type { Conn, ConnectionHandler, Metadata, Outbound, Packet, PacketConn } from "../adapter/mod.ts";
 import { isHandshakeConn } from "../adapter/mod.ts";
 import { joinHostPort } from "../common/address.ts";
-import { errorText } from "../common/errors.ts";
+import { errorText, SvcError } from "../common/errors.ts";
 import type { Logger } from "../common/log.ts";
 import { BufferedConn } from "../net/buffered_conn.ts";
 import { relay } from "../net/relay.ts";
@@ -60,7 +60,7 @@ export class Router implements ConnectionHandler {
     if (decision.kind === "reject") {
       this.log(metadata, `rejected by ${decision.rule}`);
       if (decision.method !== "drop" && isHandshakeConn(conn)) {
-        await conn.handshakeFailure(new Error("rejected"));
+        await conn.handshakeFailure(new SvcError("rejected", `Rejected by ${decision.rule}`));
       }
       client.close();
       return;

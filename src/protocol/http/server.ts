@@ -4,7 +4,7 @@
  * connection is reused while the host stays the same). Shared by the `http` and `mixed` inbounds.
  */
 import type { Address, Conn, ConnectionHandler, Metadata } from "../../adapter/mod.ts";
-import { ProtocolError } from "../../common/errors.ts";
+import { ProtocolError, SvcError } from "../../common/errors.ts";
 import type { BufferedConn } from "../../net/buffered_conn.ts";
 import { BufferedConn as Buffered } from "../../net/buffered_conn.ts";
 import { relay, writeAll } from "../../net/relay.ts";
@@ -55,7 +55,12 @@ export async function serveHttp(conn: BufferedConn, source: Address, opts: HttpS
         conn.consume(head.length);
         upstream?.conn.close();
         upstream = undefined;
-        const reply = new LazyReplyConn(conn, CONNECTED, () => wire.simpleResponse(502, "Bad Gateway"));
+        const reply = new LazyReplyConn(
+          conn,
+          CONNECTED,
+          (e) =>
+            isRejection(e) ? wire.simpleResponse(403, "Forbidden") : wire.simpleResponse(502, "Bad Gateway"),
+        );
         return await opts.handler.routeConnection(reply, { ...base, destination: dest });
       }
       const t = wire.parseAbsoluteTarget(target);
@@ -157,4 +162,8 @@ function authenticate(
   if (c < 0) return false;
   const name = text.slice(0, c);
   return users.get(name) === text.slice(c + 1) ? name : false;
+}
+
+function isRejection(e: unknown): boolean {
+  return e instanceof SvcError && e.code === "rejected";
 }

@@ -3,7 +3,7 @@
  * Shared by the `socks` and `mixed` inbounds.
  */
 import type { Address, ConnectionHandler, Metadata } from "../../adapter/mod.ts";
-import { DialError, ProtocolError } from "../../common/errors.ts";
+import { DialError, ProtocolError, SvcError } from "../../common/errors.ts";
 import type { Logger } from "../../common/log.ts";
 import type { BufferedConn } from "../../net/buffered_conn.ts";
 import { writeAll } from "../../net/relay.ts";
@@ -128,6 +128,7 @@ async function parse<T extends { length: number }>(
 
 /** Maps a dial failure to the closest SOCKS5 reply code. */
 function replyCode(e: unknown): number {
+  if (e instanceof SvcError && e.code === "rejected") return wire.REP.notAllowed;
   const text = String((e as Error)?.message ?? e);
   if (/refused/i.test(text)) return wire.REP.connectionRefused;
   if (/network is unreachable/i.test(text)) return wire.REP.networkUnreachable;

@@ -14,15 +14,25 @@ Deno.test("bittorrent: libtorrent's peer handshake", () => {
 });
 
 Deno.test("bittorrent: libtorrent's uTP SYN, DHT queries and UDP tracker connect", () => {
-  for (const name of ["bittorrent_utp_libtorrent", "bittorrent_dht_libtorrent", "bittorrent_tracker_libtorrent"]) {
+  for (
+    const name of ["bittorrent_utp_libtorrent", "bittorrent_dht_libtorrent", "bittorrent_tracker_libtorrent"]
+  ) {
     for (const p of datagrams(name)) deepStrictEqual(sniffBitTorrentPacket([p]), BT, name);
   }
 });
 
 Deno.test("bittorrent: uTP and DHT built from BEP 29 and BEP 5", () => {
   // ST_SYN with a selective-ack extension (type 1, 4 bytes).
-  deepStrictEqual(sniffBitTorrentPacket([fromHex("4101 1234 00000001 00000000 00100000 0001 0000 0004 01020304".replace(/ /g, ""))]), BT);
-  deepStrictEqual(sniffBitTorrentPacket([ascii("d1:ad2:id20:abcdefghij0123456789e1:q4:ping1:t2:aa1:y1:qe")]), BT);
+  deepStrictEqual(
+    sniffBitTorrentPacket([
+      fromHex("4101 1234 00000001 00000000 00100000 0001 0000 0004 01020304".replace(/ /g, "")),
+    ]),
+    BT,
+  );
+  deepStrictEqual(
+    sniffBitTorrentPacket([ascii("d1:ad2:id20:abcdefghij0123456789e1:q4:ping1:t2:aa1:y1:qe")]),
+    BT,
+  );
   deepStrictEqual(sniffBitTorrentPacket([ascii("d1:rd2:id20:abcdefghij0123456789e1:t2:aa1:y1:re")]), BT);
   deepStrictEqual(sniffBitTorrentPacket([ascii("d1:eli201e23:A Generic Error Ocurrede1:t2:aa1:y1:ee")]), BT);
 });

@@ -3,7 +3,10 @@ import { sniffDnsPacket, sniffDnsStream } from "./dns.ts";
 import { datagrams, fixture, fromHex } from "./test_util.ts";
 import { NEED_MORE, NONE } from "./types.ts";
 
-const found = (domain?: string) => ({ kind: "found", result: domain ? { protocol: "dns", domain } : { protocol: "dns" } });
+const found = (domain?: string) => ({
+  kind: "found",
+  result: domain ? { protocol: "dns", domain } : { protocol: "dns" },
+});
 
 Deno.test("dns: dig's queries over UDP and TCP give the question name", () => {
   deepStrictEqual(sniffDnsPacket(datagrams("dns_dig_udp")), found("example.test"));
@@ -19,7 +22,10 @@ Deno.test("dns: built queries", () => {
   // The root name (a priming query for NS) has no domain.
   deepStrictEqual(sniffDnsPacket([fromHex("1234010000010000000000000000020001")]), found());
   // A label with a space is not a domain name, but the message is still DNS.
-  deepStrictEqual(sniffDnsPacket([fromHex("12340100000100000000000003612062000001 0001".replace(/ /g, ""))]), found());
+  deepStrictEqual(
+    sniffDnsPacket([fromHex("12340100000100000000000003612062000001 0001".replace(/ /g, ""))]),
+    found(),
+  );
 });
 
 Deno.test("dns: responses and malformed messages are not queries", () => {

@@ -3,14 +3,30 @@ import { sniffDtls } from "./dtls.ts";
 import { buildClientHello, datagrams, fromHex } from "./test_util.ts";
 import { MAX_PACKETS, NEED_MORE, NONE } from "./types.ts";
 
-const found = (domain?: string) => ({ kind: "found", result: domain ? { protocol: "dtls", domain } : { protocol: "dtls" } });
+const found = (domain?: string) => ({
+  kind: "found",
+  result: domain ? { protocol: "dtls", domain } : { protocol: "dtls" },
+});
 
 /** DTLS 1.2 records, each with one ClientHello fragment of the given [offset, end). */
 function fragmented(message: Uint8Array, cuts: [number, number][]): Uint8Array[] {
   const body = message.subarray(4);
   return cuts.map(([from, to], seq) => {
     const frag = body.subarray(from, to);
-    const hs = [1, 0, body.length >> 8, body.length & 0xff, 0, 0, 0, from >> 8, from & 0xff, 0, frag.length >> 8, frag.length & 0xff];
+    const hs = [
+      1,
+      0,
+      body.length >> 8,
+      body.length & 0xff,
+      0,
+      0,
+      0,
+      from >> 8,
+      from & 0xff,
+      0,
+      frag.length >> 8,
+      frag.length & 0xff,
+    ];
     const len = hs.length + frag.length;
     return Uint8Array.from([22, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, seq, len >> 8, len & 0xff, ...hs, ...frag]);
   });

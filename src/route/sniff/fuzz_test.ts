@@ -84,9 +84,14 @@ function mutate(rand: () => number, data: Uint8Array): Uint8Array {
 Deno.test("fuzz: random bytes", () => {
   const rand = prng(1);
   for (let i = 0; i < 1500; i++) {
-    const data = Uint8Array.from({ length: Math.floor(rand() * (i % 10 === 0 ? 3000 : 200)) }, () => rand() * 256);
+    const data = Uint8Array.from(
+      { length: Math.floor(rand() * (i % 10 === 0 ? 3000 : 200)) },
+      () => rand() * 256,
+    );
     // Give half of them a plausible first byte so the deeper parsers run.
-    if (data.length && i % 2) data[0] = [0x16, 0x47, 0x53, 0x03, 0x13, 0x00, 0xc3, 0xd3, 0x41, 0x64, 0xe3][i % 11];
+    if (data.length && i % 2) {
+      data[0] = [0x16, 0x47, 0x53, 0x03, 0x13, 0x00, 0xc3, 0xd3, 0x41, 0x64, 0xe3][i % 11];
+    }
     stream(data, `random ${i}`);
     packets([data], `random ${i}`);
     packets([data, data.subarray(1)], `random pair ${i}`);

@@ -77,9 +77,12 @@ function checkHeader(line: Uint8Array): { name: string; value: string } | undefi
   if (colon <= 0) return undefined;
   for (let i = 0; i < colon; i++) {
     const c = line[i];
-    if (c <= SP || c >= 0x7f || "()<>@,;\\\"/[]?={}".includes(String.fromCharCode(c))) return undefined;
+    if (c <= SP || c >= 0x7f || '()<>@,;\\"/[]?={}'.includes(String.fromCharCode(c))) return undefined;
   }
-  return { name: latin1(line.subarray(0, colon)).toLowerCase(), value: latin1(line.subarray(colon + 1)).trim() };
+  return {
+    name: latin1(line.subarray(0, colon)).toLowerCase(),
+    value: latin1(line.subarray(colon + 1)).trim(),
+  };
 }
 
 /** The authority of an absolute-form target (`http://host:port/path`), else undefined. */

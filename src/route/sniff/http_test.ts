@@ -3,7 +3,10 @@ import { hostToDomain, sniffHttp } from "./http.ts";
 import { ascii, fixture } from "./test_util.ts";
 import { NEED_MORE, NONE } from "./types.ts";
 
-const found = (domain?: string) => ({ kind: "found", result: domain ? { protocol: "http", domain } : { protocol: "http" } });
+const found = (domain?: string) => ({
+  kind: "found",
+  result: domain ? { protocol: "http", domain } : { protocol: "http" },
+});
 
 Deno.test("http: curl's request gives the Host without its port", () => {
   deepStrictEqual(sniffHttp(fixture("http_curl.bin")), found("example.test"));
@@ -18,11 +21,20 @@ Deno.test("http: every prefix of curl's request before the Host line asks for mo
 });
 
 Deno.test("http: request forms", () => {
-  deepStrictEqual(sniffHttp(ascii("GET http://Proxy.Example:8080/x HTTP/1.1\r\nHost: other\r\n\r\n")), found("proxy.example"));
-  deepStrictEqual(sniffHttp(ascii("POST /a HTTP/1.0\r\nUser-Agent: x\r\nhOsT:  b.test \r\n\r\n")), found("b.test"));
+  deepStrictEqual(
+    sniffHttp(ascii("GET http://Proxy.Example:8080/x HTTP/1.1\r\nHost: other\r\n\r\n")),
+    found("proxy.example"),
+  );
+  deepStrictEqual(
+    sniffHttp(ascii("POST /a HTTP/1.0\r\nUser-Agent: x\r\nhOsT:  b.test \r\n\r\n")),
+    found("b.test"),
+  );
   deepStrictEqual(sniffHttp(ascii("GET / HTTP/1.0\r\n\r\n")), found());
   deepStrictEqual(sniffHttp(ascii("GET / HTTP/1.1\nHost: lf.test\n\n")), found("lf.test"));
-  deepStrictEqual(sniffHttp(ascii("CONNECT c.test:443 HTTP/1.1\r\nHost: c.test:443\r\n\r\n")), found("c.test"));
+  deepStrictEqual(
+    sniffHttp(ascii("CONNECT c.test:443 HTTP/1.1\r\nHost: c.test:443\r\n\r\n")),
+    found("c.test"),
+  );
   deepStrictEqual(sniffHttp(ascii("GET / HTTP/1.1\r\nHost: [::1]:80\r\n\r\n")), found());
   deepStrictEqual(sniffHttp(ascii("GET / HTTP/1.1\r\nHost: 10.0.0.1\r\n\r\n")), found());
 });

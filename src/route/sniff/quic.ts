@@ -88,7 +88,12 @@ function initialPayloads(d: Uint8Array): InitialPayload[] {
 }
 
 /** Removes header protection and decrypts one Initial packet; undefined when it does not verify. */
-function openInitial(pkt: Uint8Array, pnOffset: number, version: number, dcid: Uint8Array): InitialPayload | undefined {
+function openInitial(
+  pkt: Uint8Array,
+  pnOffset: number,
+  version: number,
+  dcid: Uint8Array,
+): InitialPayload | undefined {
   if (pkt.length < pnOffset + 4 + 16) return undefined;
   const keys = clientInitialKeys(version, dcid);
   if (!keys) return undefined;
@@ -182,7 +187,9 @@ function guessClient(frames: readonly number[], hello: ClientHello): string {
   if (frames[0] === FRAME_CRYPTO && frames.slice(1).every((t) => t === FRAME_PADDING) && isSafari(hello)) {
     return "safari";
   }
-  if (frames[last] === FRAME_CRYPTO && frames.slice(0, last).every((t) => t === FRAME_PADDING)) return "quic-go";
+  if (frames[last] === FRAME_CRYPTO && frames.slice(0, last).every((t) => t === FRAME_PADDING)) {
+    return "quic-go";
+  }
   if (frames.filter((t) => t === FRAME_CRYPTO).length > 1 || frames.includes(FRAME_PING)) {
     return isChrome115(hello) ? "chromium" : "quic-go";
   }

@@ -85,7 +85,12 @@ export function openPayload(
 }
 
 /** AES-128-GCM seal (for building test packets): ciphertext followed by the tag. */
-export function sealPayload(keys: InitialKeys, packetNumber: number, aad: Uint8Array, plain: Uint8Array): Uint8Array {
+export function sealPayload(
+  keys: InitialKeys,
+  packetNumber: number,
+  aad: Uint8Array,
+  plain: Uint8Array,
+): Uint8Array {
   const cipher = createCipheriv("aes-128-gcm", keys.key, packetNonce(keys.iv, packetNumber));
   cipher.setAAD(aad);
   const body = cipher.update(plain);

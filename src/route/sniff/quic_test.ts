@@ -1,7 +1,15 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { sniffQuic } from "./quic.ts";
 import { clientInitialKeys, QUIC_DRAFT29, QUIC_V2 } from "./quic_crypto.ts";
-import { buildClientHello, buildInitial, concatBytesForTest, datagrams, fixture, frame, fromHex } from "./test_util.ts";
+import {
+  buildClientHello,
+  buildInitial,
+  concatBytesForTest,
+  datagrams,
+  fixture,
+  frame,
+  fromHex,
+} from "./test_util.ts";
 import { MAX_PACKETS, NEED_MORE, NONE } from "./types.ts";
 
 const found = (domain?: string, client?: string) => ({
@@ -45,18 +53,47 @@ Deno.test("quic: client guesses from the frame layout, as sing-box makes them", 
   const hello = buildClientHello({ sni: "www.example.test", groups: [29, 23], versions: [0x0304] });
   const crypto = frame.crypto(0, hello);
   // Firefox: one CRYPTO frame, the datagram padded after the packet.
-  deepStrictEqual(sniffQuic([buildInitial({ frames: [crypto], datagramSize: 1200 })]), found("www.example.test", "firefox"));
+  deepStrictEqual(
+    sniffQuic([buildInitial({ frames: [crypto], datagramSize: 1200 })]),
+    found("www.example.test", "firefox"),
+  );
   // quic-go: PADDING, then CRYPTO.
-  deepStrictEqual(sniffQuic([buildInitial({ frames: [frame.padding(300), crypto] })]), found("www.example.test", "quic-go"));
+  deepStrictEqual(
+    sniffQuic([buildInitial({ frames: [frame.padding(300), crypto] })]),
+    found("www.example.test", "quic-go"),
+  );
   // CRYPTO then PADDING without Safari's fingerprint.
-  deepStrictEqual(sniffQuic([buildInitial({ frames: [crypto, frame.padding(300)] })]), found("www.example.test", "unknown"));
+  deepStrictEqual(
+    sniffQuic([buildInitial({ frames: [crypto, frame.padding(300)] })]),
+    found("www.example.test", "unknown"),
+  );
   // Safari: CRYPTO then PADDING, GREASE first in 2 versions and 5 groups.
-  const safari = buildClientHello({ sni: "s.test", versions: [0x2a2a, 0x0304], groups: [0x3a3a, 29, 23, 24, 25] });
-  deepStrictEqual(sniffQuic([buildInitial({ frames: [frame.crypto(0, safari), frame.padding(300)] })]), found("s.test", "safari"));
-  const safari2 = buildClientHello({ sni: "s.test", cipherSuites: [0x1302], groups: [29], signatureAlgorithms: [0x0403] });
-  deepStrictEqual(sniffQuic([buildInitial({ frames: [frame.crypto(0, safari2), frame.padding(300)] })]), found("s.test", "safari"));
+  const safari = buildClientHello({
+    sni: "s.test",
+    versions: [0x2a2a, 0x0304],
+    groups: [0x3a3a, 29, 23, 24, 25],
+  });
+  deepStrictEqual(
+    sniffQuic([buildInitial({ frames: [frame.crypto(0, safari), frame.padding(300)] })]),
+    found("s.test", "safari"),
+  );
+  const safari2 = buildClientHello({
+    sni: "s.test",
+    cipherSuites: [0x1302],
+    groups: [29],
+    signatureAlgorithms: [0x0403],
+  });
+  deepStrictEqual(
+    sniffQuic([buildInitial({ frames: [frame.crypto(0, safari2), frame.padding(300)] })]),
+    found("s.test", "safari"),
+  );
   // Chromium-style scattering in one packet: several CRYPTO frames and PINGs, out of order.
-  const scattered = [frame.ping(), frame.crypto(40, hello.subarray(40)), frame.padding(5), frame.crypto(0, hello.subarray(0, 40))];
+  const scattered = [
+    frame.ping(),
+    frame.crypto(40, hello.subarray(40)),
+    frame.padding(5),
+    frame.crypto(0, hello.subarray(0, 40)),
+  ];
   deepStrictEqual(sniffQuic([buildInitial({ frames: scattered })]), found("www.example.test", "quic-go"));
   const chrome115 = buildClientHello({
     sni: "c.test",
@@ -67,7 +104,11 @@ Deno.test("quic: client guesses from the frame layout, as sing-box makes them", 
     alpn: ["h3"],
     extra: [57, 45, 51, 27, 17513],
   });
-  const c115 = [frame.crypto(0, chrome115.subarray(0, 50)), frame.ping(), frame.crypto(50, chrome115.subarray(50))];
+  const c115 = [
+    frame.crypto(0, chrome115.subarray(0, 50)),
+    frame.ping(),
+    frame.crypto(50, chrome115.subarray(50)),
+  ];
   deepStrictEqual(sniffQuic([buildInitial({ frames: c115 })]), found("c.test", "chromium"));
 });
 
@@ -79,7 +120,10 @@ Deno.test("quic: v2 and draft-29 ClientHellos over several packets, and coalesce
     equal(sniffQuic([a]), NEED_MORE);
     deepStrictEqual(sniffQuic([a, b]), found("v2.test", "chromium"));
     // Both packets coalesced in one datagram, then junk that is not a long header.
-    deepStrictEqual(sniffQuic([concatBytesForTest([a, b, Uint8Array.of(0x40, 1, 2, 3)])]), found("v2.test", "chromium"));
+    deepStrictEqual(
+      sniffQuic([concatBytesForTest([a, b, Uint8Array.of(0x40, 1, 2, 3)])]),
+      found("v2.test", "chromium"),
+    );
   }
 });
 
@@ -98,7 +142,10 @@ Deno.test("quic: packets that do not decrypt or are not client Initials", () => 
   equal(sniffQuic([Uint8Array.of(0x40, 1, 2, 3)]), NONE); // short header
   equal(sniffQuic([]), NEED_MORE);
   // A decrypted Initial whose CRYPTO stream is not a ClientHello is QUIC without a domain.
-  deepStrictEqual(sniffQuic([buildInitial({ frames: [frame.crypto(0, Uint8Array.of(2, 0, 0, 4, 3, 3, 0, 0))] })]), found());
+  deepStrictEqual(
+    sniffQuic([buildInitial({ frames: [frame.crypto(0, Uint8Array.of(2, 0, 0, 4, 3, 3, 0, 0))] })]),
+    found(),
+  );
   // An unknown frame type makes the packet invalid.
   equal(sniffQuic([buildInitial({ frames: [Uint8Array.of(0x08, 0, 0)] })]), NONE);
   // Only part of the ClientHello, ever: bounded by the packet limit.

@@ -11,8 +11,14 @@ Deno.test("ssh: the OpenSSH client's banner gives the client", () => {
 });
 
 Deno.test("ssh: other banners and bytes", () => {
-  deepStrictEqual(sniffSsh(ascii("SSH-2.0-Go\n")), { kind: "found", result: { protocol: "ssh", client: "Go" } });
-  deepStrictEqual(sniffSsh(ascii("SSH-1.99-x\r\n")), { kind: "found", result: { protocol: "ssh", client: "x" } });
+  deepStrictEqual(sniffSsh(ascii("SSH-2.0-Go\n")), {
+    kind: "found",
+    result: { protocol: "ssh", client: "Go" },
+  });
+  deepStrictEqual(sniffSsh(ascii("SSH-1.99-x\r\n")), {
+    kind: "found",
+    result: { protocol: "ssh", client: "x" },
+  });
   equal(sniffSsh(ascii("SSH-1.5-old\r\n")), NONE);
   equal(sniffSsh(ascii("SSH-2.0-\r\n")), NONE);
   equal(sniffSsh(ascii("SSH-2.0-a\x01b\r\n")), NONE);

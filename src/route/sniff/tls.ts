@@ -30,6 +30,7 @@ export function sniffTls(data: Uint8Array): SniffOutcome {
     if (len === undefined) return NEED_MORE;
     if (len === 0 || len > MAX_RECORD) return NONE;
     const body = r.bytes(Math.min(len, r.remaining))!;
+    if (have === 0 && body.length > 0 && body[0] !== HANDSHAKE_CLIENT_HELLO) return NONE;
     fragments.push(body);
     have += body.length;
     if (need < 0 && have >= 5) {

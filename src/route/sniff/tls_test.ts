@@ -3,7 +3,10 @@ import { sniffTls } from "./tls.ts";
 import { buildClientHello, fixture, tlsRecords } from "./test_util.ts";
 import { NEED_MORE, NONE } from "./types.ts";
 
-const found = (domain?: string) => ({ kind: "found", result: domain ? { protocol: "tls", domain } : { protocol: "tls" } });
+const found = (domain?: string) => ({
+  kind: "found",
+  result: domain ? { protocol: "tls", domain } : { protocol: "tls" },
+});
 
 Deno.test("tls: real ClientHellos from curl, openssl and chromium give the SNI", () => {
   deepStrictEqual(sniffTls(fixture("tls_curl.bin")), found("example.test"));
@@ -14,7 +17,9 @@ Deno.test("tls: real ClientHellos from curl, openssl and chromium give the SNI",
 Deno.test("tls: every shorter read of a ClientHello asks for more", () => {
   for (const name of ["tls_curl.bin", "tls_chromium.bin"]) {
     const data = fixture(name);
-    for (let n = 0; n < data.length; n++) equal(sniffTls(data.subarray(0, n)).kind, "need_more", `${name} at ${n}`);
+    for (let n = 0; n < data.length; n++) {
+      equal(sniffTls(data.subarray(0, n)).kind, "need_more", `${name} at ${n}`);
+    }
   }
 });
 
@@ -24,7 +29,9 @@ Deno.test("tls: a ClientHello split over several records, read in small pieces",
   for (const sizes of [[3], [100, 200], [1, 1, 1, 1, 700]]) {
     const split = tlsRecords(message, sizes);
     deepStrictEqual(sniffTls(split), found("chromium.test"), `sizes ${sizes}`);
-    for (let n = 0; n < split.length; n += 7) equal(sniffTls(split.subarray(0, n)), NEED_MORE, `${sizes} at ${n}`);
+    for (let n = 0; n < split.length; n += 7) {
+      equal(sniffTls(split.subarray(0, n)), NEED_MORE, `${sizes} at ${n}`);
+    }
   }
 });
 
@@ -37,7 +44,22 @@ Deno.test("tls: data after the ClientHello is ignored", () => {
 
 Deno.test("tls: records after the ClientHello (change_cipher_spec, early data) do not matter", () => {
   const hello = fixture("tls_curl.bin");
-  const after = Uint8Array.from([...hello, 0x14, 0x03, 0x03, 0x00, 0x01, 0x01, 0x17, 0x03, 0x03, 0x00, 0x02, 9, 9]);
+  const after = Uint8Array.from([
+    ...hello,
+    0x14,
+    0x03,
+    0x03,
+    0x00,
+    0x01,
+    0x01,
+    0x17,
+    0x03,
+    0x03,
+    0x00,
+    0x02,
+    9,
+    9,
+  ]);
   deepStrictEqual(sniffTls(after), found("example.test"));
 });
 
