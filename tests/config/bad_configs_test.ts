@@ -1,7 +1,7 @@
 /**
  * Bad configurations: each case lists every error expected, by exact JSON pointer and message.
  */
-import { assertEquals } from "jsr:@std/assert@1";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { checkConfig } from "../../src/config/mod.ts";
 import { config, type Json, withDns, withInbound, withOutbounds, withRules } from "./helpers.ts";
 
@@ -19,7 +19,13 @@ const ROUTE_ACTIONS = '"route", "bypass", "reject", "hijack-dns", "route-options
 const NETWORK_KINDS = '"wifi", "cellular", "ethernet", "other"';
 const SNIFFERS = '"http", "tls", "quic", "stun", "dns", "bittorrent", "dtls", "ssh", "rdp", "ntp"';
 const inbound = (extra: Json) => withInbound({ type: "mixed", tag: "in", listen_port: 1080, ...extra });
-const socks = (extra: Json = {}) => ({ type: "socks", tag: "s", server: "10.0.0.1", server_port: 1080, ...extra });
+const socks = (extra: Json = {}) => ({
+  type: "socks",
+  tag: "s",
+  server: "10.0.0.1",
+  server_port: 1080,
+  ...extra,
+});
 const rule = (r: Json, route: Json = {}) => withRules([r], route);
 const udp = (extra: Json = {}) => ({ type: "udp", tag: "dns", server: "1.1.1.1", ...extra });
 
@@ -30,13 +36,29 @@ const CASES: Case[] = [
   { name: "top-level array", input: "[]", errors: [["", "expected a JSON object at the top level"]] },
   { name: "top-level string", input: '"x"', errors: [["", "expected a JSON object at the top level"]] },
   { name: "missing value", input: '{"log": }', errors: [["", "line 1, column 9: expected a value"]] },
-  { name: "missing comma", input: '{"log": {}\n "dns": {}}', errors: [["", 'line 2, column 2: expected ","']] },
-  { name: "unterminated string", input: '{"log": {"output": "x}}', errors: [["", "line 1, column 20: unterminated string"]] },
-  { name: "unterminated comment", input: '{"log": {} /* x', errors: [["", "line 1, column 12: unterminated comment"]] },
+  {
+    name: "missing comma",
+    input: '{"log": {}\n "dns": {}}',
+    errors: [["", 'line 2, column 2: expected ","']],
+  },
+  {
+    name: "unterminated string",
+    input: '{"log": {"output": "x}}',
+    errors: [["", "line 1, column 20: unterminated string"]],
+  },
+  {
+    name: "unterminated comment",
+    input: '{"log": {} /* x',
+    errors: [["", "line 1, column 12: unterminated comment"]],
+  },
   { name: "single quotes", input: "{'log': {}}", errors: [["", "line 1, column 2: invalid symbol"]] },
   { name: "duplicate field", input: '{"log": {},\n"log": {}}', errors: [["/log", "duplicate field"]] },
   { name: "unknown top-level field", input: { foo: 1 }, errors: [["/foo", "unknown field"]] },
-  { name: "misspelt top-level field", input: { logs: {} }, errors: [["/logs", 'unknown field (did you mean "log"?)']] },
+  {
+    name: "misspelt top-level field",
+    input: { logs: {} },
+    errors: [["/logs", 'unknown field (did you mean "log"?)']],
+  },
   {
     name: "certificate_providers",
     input: config({ certificate_providers: [] }),
@@ -47,7 +69,11 @@ const CASES: Case[] = [
     input: config({ network_namespaces: [] }),
     errors: [["/network_namespaces", "Linux network namespaces are not supported"]],
   },
-  { name: "schema not a string", input: config({ $schema: 1 }), errors: [["/$schema", "expected a string, got 1"]] },
+  {
+    name: "schema not a string",
+    input: config({ $schema: 1 }),
+    errors: [["/$schema", "expected a string, got 1"]],
+  },
 
   // log
   {
@@ -70,15 +96,43 @@ const CASES: Case[] = [
     input: config({ log: { disabled: "yes" } }),
     errors: [["/log/disabled", 'expected a boolean, got "yes"']],
   },
-  { name: "log timestamp number", input: config({ log: { timestamp: 1 } }), errors: [["/log/timestamp", "expected a boolean, got 1"]] },
-  { name: "log output number", input: config({ log: { output: 5 } }), errors: [["/log/output", "expected a string, got 5"]] },
-  { name: "log unknown field", input: config({ log: { colour: true } }), errors: [["/log/colour", "unknown field"]] },
-  { name: "log not an object", input: config({ log: "info" }), errors: [["/log", 'expected an object, got "info"']] },
+  {
+    name: "log timestamp number",
+    input: config({ log: { timestamp: 1 } }),
+    errors: [["/log/timestamp", "expected a boolean, got 1"]],
+  },
+  {
+    name: "log output number",
+    input: config({ log: { output: 5 } }),
+    errors: [["/log/output", "expected a string, got 5"]],
+  },
+  {
+    name: "log unknown field",
+    input: config({ log: { colour: true } }),
+    errors: [["/log/colour", "unknown field"]],
+  },
+  {
+    name: "log not an object",
+    input: config({ log: "info" }),
+    errors: [["/log", 'expected an object, got "info"']],
+  },
 
   // inbounds
-  { name: "inbounds not an array", input: { inbounds: {} }, errors: [["/inbounds", "expected an array, got an object"]] },
-  { name: "inbound without type", input: { inbounds: [{}] }, errors: [["/inbounds/0/type", "missing required field"]] },
-  { name: "inbound type number", input: { inbounds: [{ type: 5 }] }, errors: [["/inbounds/0/type", "expected a string, got 5"]] },
+  {
+    name: "inbounds not an array",
+    input: { inbounds: {} },
+    errors: [["/inbounds", "expected an array, got an object"]],
+  },
+  {
+    name: "inbound without type",
+    input: { inbounds: [{}] },
+    errors: [["/inbounds/0/type", "missing required field"]],
+  },
+  {
+    name: "inbound type number",
+    input: { inbounds: [{ type: 5 }] },
+    errors: [["/inbounds/0/type", "expected a string, got 5"]],
+  },
   {
     name: "inbound type pending",
     input: { inbounds: [{ type: "vmess", users: 5, bogus: true }] },
@@ -114,7 +168,11 @@ const CASES: Case[] = [
     input: inbound({ listen_port: 1.5 }),
     errors: [["/inbounds/0/listen_port", "expected a port number (integer from 0 to 65535)"]],
   },
-  { name: "listen number", input: inbound({ listen: 127 }), errors: [["/inbounds/0/listen", "expected a string, got 127"]] },
+  {
+    name: "listen number",
+    input: inbound({ listen: 127 }),
+    errors: [["/inbounds/0/listen", "expected a string, got 127"]],
+  },
   {
     name: "misspelt listen field",
     input: inbound({ listen_prot: 1 }),
@@ -133,7 +191,10 @@ const CASES: Case[] = [
   {
     name: "udp_timeout words",
     input: inbound({ udp_timeout: "5 minutes" }),
-    errors: [["/inbounds/0/udp_timeout", 'invalid duration "5 minutes" (use a form such as "300ms", "5m" or "1h30m")']],
+    errors: [[
+      "/inbounds/0/udp_timeout",
+      'invalid duration "5 minutes" (use a form such as "300ms", "5m" or "1h30m")',
+    ]],
   },
   {
     name: "udp_timeout number",
@@ -150,7 +211,11 @@ const CASES: Case[] = [
     input: inbound({ users: [{ username: "a", password: "b", uuid: "x" }] }),
     errors: [["/inbounds/0/users/0/uuid", "unknown field"]],
   },
-  { name: "users not an array", input: inbound({ users: "a:b" }), errors: [["/inbounds/0/users", 'expected an array, got "a:b"']] },
+  {
+    name: "users not an array",
+    input: inbound({ users: "a:b" }),
+    errors: [["/inbounds/0/users", 'expected an array, got "a:b"']],
+  },
   {
     name: "legacy sniff",
     input: inbound({ sniff: true }),
@@ -167,12 +232,18 @@ const CASES: Case[] = [
   {
     name: "legacy sniff_timeout",
     input: inbound({ sniff_timeout: "300ms" }),
-    errors: [["/inbounds/0/sniff_timeout", 'removed in sing-box 1.13: use "timeout" on a route rule with the "sniff" action']],
+    errors: [[
+      "/inbounds/0/sniff_timeout",
+      'removed in sing-box 1.13: use "timeout" on a route rule with the "sniff" action',
+    ]],
   },
   {
     name: "legacy inbound domain_strategy",
     input: inbound({ domain_strategy: "ipv4_only" }),
-    errors: [["/inbounds/0/domain_strategy", 'removed in sing-box 1.13: use a route rule with the "resolve" action']],
+    errors: [[
+      "/inbounds/0/domain_strategy",
+      'removed in sing-box 1.13: use a route rule with the "resolve" action',
+    ]],
   },
   {
     name: "legacy udp_disable_domain_unmapping",
@@ -182,7 +253,11 @@ const CASES: Case[] = [
       'removed in sing-box 1.13: use "udp_disable_domain_unmapping" on a route rule with the "route-options" action',
     ]],
   },
-  { name: "inbound netns", input: inbound({ netns: "ns1" }), errors: [["/inbounds/0/netns", "network namespaces are not supported"]] },
+  {
+    name: "inbound netns",
+    input: inbound({ netns: "ns1" }),
+    errors: [["/inbounds/0/netns", "network namespaces are not supported"]],
+  },
   {
     name: "http inbound tls",
     input: withInbound({ type: "http", listen_port: 8080, tls: { enabled: true } }),
@@ -213,7 +288,11 @@ const CASES: Case[] = [
     input: config({ inbounds: [{ type: "mixed" }, { type: "mixed", listen_port: 1 }] }),
     errors: [["/inbounds/1/tag", 'duplicate inbound tag "mixed" (also used by /inbounds/0)']],
   },
-  { name: "inbound detour unknown", input: inbound({ detour: "x" }), errors: [["/inbounds/0/detour", 'unknown inbound tag "x"']] },
+  {
+    name: "inbound detour unknown",
+    input: inbound({ detour: "x" }),
+    errors: [["/inbounds/0/detour", 'unknown inbound tag "x"']],
+  },
   {
     name: "inbound detour itself",
     input: inbound({ detour: "in" }),
@@ -222,7 +301,10 @@ const CASES: Case[] = [
   {
     name: "routing mark bad hex",
     input: inbound({ routing_mark: "0xzz" }),
-    errors: [["/inbounds/0/routing_mark", 'invalid routing mark "0xzz" (use an integer or "0x…" hexadecimal)']],
+    errors: [[
+      "/inbounds/0/routing_mark",
+      'invalid routing mark "0xzz" (use an integer or "0x…" hexadecimal)',
+    ]],
   },
   {
     name: "routing mark boolean",
@@ -234,18 +316,25 @@ const CASES: Case[] = [
     input: inbound({ tcp_keep_alive: "-5s" }),
     errors: [["/inbounds/0/tcp_keep_alive", "duration must be greater than zero"]],
   },
-  { name: "inbound tag empty", input: inbound({ tag: "" }), errors: [["/inbounds/0/tag", "tag must not be empty"]] },
+  {
+    name: "inbound tag empty",
+    input: inbound({ tag: "" }),
+    errors: [["/inbounds/0/tag", "tag must not be empty"]],
+  },
 
   // outbounds
   {
     name: "socks outbound without server",
     input: withOutbounds({ type: "socks" }),
-    errors: [["/outbounds/1/server", "missing required field"], ["/outbounds/1/server_port", "missing required field"]],
+    errors: [["/outbounds/1/server", "missing required field"], [
+      "/outbounds/1/server_port",
+      "missing required field",
+    ]],
   },
   {
     name: "socks version",
     input: withOutbounds(socks({ version: "6" })),
-    errors: [["/outbounds/1/version", 'invalid value "6": expected one of "4", "4a", "5" (did you mean "4"?)']],
+    errors: [["/outbounds/1/version", 'invalid value "6": expected one of "4", "5", "4a"']],
   },
   {
     name: "socks network",
@@ -290,30 +379,52 @@ const CASES: Case[] = [
       'removed in sing-box 1.13: use a route rule with the "route-options" action and "override_address" or "override_port"',
     ]],
   },
-  { name: "block with detour", input: withOutbounds({ type: "block", detour: "direct" }), errors: [["/outbounds/1/detour", "unknown field"]] },
+  {
+    name: "block with detour",
+    input: withOutbounds({ type: "block", detour: "direct" }),
+    errors: [["/outbounds/1/detour", "unknown field"]],
+  },
   {
     name: "dns outbound",
     input: withOutbounds({ type: "dns" }),
-    errors: [["/outbounds/1/type", 'outbound type "dns" was removed in sing-box 1.13: use a route rule with the "hijack-dns" action']],
+    errors: [[
+      "/outbounds/1/type",
+      'outbound type "dns" was removed in sing-box 1.13: use a route rule with the "hijack-dns" action',
+    ]],
   },
   {
     name: "wireguard outbound",
     input: withOutbounds({ type: "wireguard", private_key: "x" }),
-    errors: [["/outbounds/1/type", 'outbound type "wireguard" was removed in sing-box 1.13: use a "wireguard" endpoint in "endpoints"']],
+    errors: [[
+      "/outbounds/1/type",
+      'outbound type "wireguard" was removed in sing-box 1.13: use a "wireguard" endpoint in "endpoints"',
+    ]],
   },
-  { name: "tor outbound", input: withOutbounds({ type: "tor" }), errors: [["/outbounds/1/type", 'outbound type "tor" is not supported']] },
+  {
+    name: "tor outbound",
+    input: withOutbounds({ type: "tor" }),
+    errors: [["/outbounds/1/type", 'outbound type "tor" is not supported']],
+  },
   {
     name: "selector pending",
     input: withOutbounds({ type: "selector", outbounds: ["nope"] }),
     errors: [["/outbounds/1/type", 'outbound type "selector" is not implemented yet']],
   },
-  { name: "outbound type unknown", input: withOutbounds({ type: "foo" }), errors: [["/outbounds/1/type", 'unknown outbound type "foo"']] },
+  {
+    name: "outbound type unknown",
+    input: withOutbounds({ type: "foo" }),
+    errors: [["/outbounds/1/type", 'unknown outbound type "foo"']],
+  },
   {
     name: "duplicate outbound tags",
     input: withOutbounds({ type: "block", tag: "direct" }),
     errors: [["/outbounds/1/tag", 'duplicate outbound tag "direct" (also used by /outbounds/0)']],
   },
-  { name: "outbound detour unknown", input: withOutbounds(socks({ detour: "x" })), errors: [["/outbounds/1/detour", 'unknown outbound tag "x"']] },
+  {
+    name: "outbound detour unknown",
+    input: withOutbounds(socks({ detour: "x" })),
+    errors: [["/outbounds/1/detour", 'unknown outbound tag "x"']],
+  },
   {
     name: "outbound detour itself",
     input: withOutbounds(socks({ detour: "s" })),
@@ -332,7 +443,10 @@ const CASES: Case[] = [
   {
     name: "domain_resolver strategy",
     input: withOutbounds(socks({ domain_resolver: { server: "x", strategy: "fast" } })),
-    errors: [["/outbounds/1/domain_resolver/strategy", `invalid value "fast": expected one of ${STRATEGIES}`]],
+    errors: [[
+      "/outbounds/1/domain_resolver/strategy",
+      `invalid value "fast": expected one of ${STRATEGIES}`,
+    ]],
   },
   {
     name: "domain_resolver number",
@@ -350,17 +464,26 @@ const CASES: Case[] = [
   {
     name: "connect_timeout unit",
     input: withOutbounds(socks({ connect_timeout: "5x" })),
-    errors: [["/outbounds/1/connect_timeout", 'invalid duration "5x" (use a form such as "300ms", "5m" or "1h30m")']],
+    errors: [[
+      "/outbounds/1/connect_timeout",
+      'invalid duration "5x" (use a form such as "300ms", "5m" or "1h30m")',
+    ]],
   },
   {
     name: "network_strategy",
     input: withOutbounds(socks({ network_strategy: "fast" })),
-    errors: [["/outbounds/1/network_strategy", 'invalid value "fast": expected one of "default", "hybrid", "fallback"']],
+    errors: [[
+      "/outbounds/1/network_strategy",
+      'invalid value "fast": expected one of "default", "hybrid", "fallback"',
+    ]],
   },
   {
     name: "network_type misspelt",
     input: withOutbounds(socks({ network_type: "wifi6" })),
-    errors: [["/outbounds/1/network_type", `invalid value "wifi6": expected one of ${NETWORK_KINDS} (did you mean "wifi"?)`]],
+    errors: [[
+      "/outbounds/1/network_type",
+      `invalid value "wifi6": expected one of ${NETWORK_KINDS} (did you mean "wifi"?)`,
+    ]],
   },
   {
     name: "outbound netns",
@@ -381,7 +504,11 @@ const CASES: Case[] = [
   },
 
   // route
-  { name: "final unknown", input: config({ route: { final: "proxy" } }), errors: [["/route/final", 'unknown outbound tag "proxy"']] },
+  {
+    name: "final unknown",
+    input: config({ route: { final: "proxy" } }),
+    errors: [["/route/final", 'unknown outbound tag "proxy"']],
+  },
   {
     name: "final without outbounds",
     input: { route: { final: "direct" } },
@@ -405,17 +532,26 @@ const CASES: Case[] = [
   {
     name: "reject rule without condition",
     input: rule({ action: "reject" }),
-    errors: [["/route/rules/0", 'a "reject" rule needs at least one condition; the catch-all is route.final']],
+    errors: [[
+      "/route/rules/0",
+      'a "reject" rule needs at least one condition; the catch-all is route.final',
+    ]],
   },
   {
     name: "hijack-dns rule without condition",
     input: rule({ action: "hijack-dns" }),
-    errors: [["/route/rules/0", 'a "hijack-dns" rule needs at least one condition; the catch-all is route.final']],
+    errors: [[
+      "/route/rules/0",
+      'a "hijack-dns" rule needs at least one condition; the catch-all is route.final',
+    ]],
   },
   {
     name: "bypass with outbound without condition",
     input: rule({ action: "bypass", outbound: "direct" }),
-    errors: [["/route/rules/0", 'a "bypass" rule needs at least one condition; the catch-all is route.final']],
+    errors: [[
+      "/route/rules/0",
+      'a "bypass" rule needs at least one condition; the catch-all is route.final',
+    ]],
   },
   {
     name: "invert alone is no condition",
@@ -453,7 +589,10 @@ const CASES: Case[] = [
   {
     name: "override_port on hijack-dns",
     input: rule({ port: 53, action: "hijack-dns", override_port: 5353 }),
-    errors: [["/route/rules/0/override_port", 'field belongs to the "route", "bypass" or "route-options" action, not "hijack-dns"']],
+    errors: [[
+      "/route/rules/0/override_port",
+      'field belongs to the "route", "bypass" or "route-options" action, not "hijack-dns"',
+    ]],
   },
   {
     name: "at_sniff on route-options",
@@ -487,9 +626,30 @@ const CASES: Case[] = [
   },
   {
     name: "action field in nested rule",
-    input: rule({ type: "logical", mode: "and", rules: [{ domain: "a", outbound: "direct" }], outbound: "direct" }),
+    input: rule({
+      type: "logical",
+      mode: "and",
+      rules: [{ domain: "a", outbound: "direct" }],
+      outbound: "direct",
+    }),
     errors: [[
       "/route/rules/0/rules/0/outbound",
+      "unknown field (action fields belong on the outer logical rule; nested rules hold conditions only)",
+    ]],
+  },
+  {
+    name: "dns action field in nested rule",
+    input: withDns({
+      servers: [udp()],
+      rules: [{
+        type: "logical",
+        mode: "or",
+        rules: [{ domain: "a", rcode: "NXDOMAIN" }],
+        action: "predefined",
+      }],
+    }),
+    errors: [[
+      "/dns/rules/0/rules/0/rcode",
       "unknown field (action fields belong on the outer logical rule; nested rules hold conditions only)",
     ]],
   },
@@ -516,7 +676,7 @@ const CASES: Case[] = [
   {
     name: "nested rule condition type",
     input: rule({ type: "logical", mode: "or", rules: [{ port: "80" }], outbound: "direct" }),
-    errors: [["/route/rules/0/rules/0/port", "expected a port number (integer from 0 to 65535)"]],
+    errors: [["/route/rules/0/rules/0/port", "expected a port number, or an array of them"]],
   },
   {
     name: "rule port too large",
@@ -561,7 +721,10 @@ const CASES: Case[] = [
   {
     name: "rule_set_ipcidr_match_source",
     input: rule({ rule_set_ipcidr_match_source: true, domain: "a", outbound: "direct" }),
-    errors: [["/route/rules/0/rule_set_ipcidr_match_source", 'renamed in sing-box 1.10: use "rule_set_ip_cidr_match_source"']],
+    errors: [[
+      "/route/rules/0/rule_set_ipcidr_match_source",
+      'renamed in sing-box 1.10: use "rule_set_ip_cidr_match_source"',
+    ]],
   },
   {
     name: "interface_address condition",
@@ -576,7 +739,10 @@ const CASES: Case[] = [
   {
     name: "domain_regex invalid",
     input: rule({ domain_regex: "(", outbound: "direct" }),
-    errors: [["/route/rules/0/domain_regex/0", 'invalid regular expression "(": Invalid regular expression: /(/: Unterminated group']],
+    errors: [[
+      "/route/rules/0/domain_regex/0",
+      'invalid regular expression "(": Invalid regular expression: /(/: Unterminated group',
+    ]],
   },
   {
     name: "sniffer unknown",
@@ -641,7 +807,10 @@ const CASES: Case[] = [
   {
     name: "local rule-set without format",
     input: config({ route: { rule_set: [{ type: "local", tag: "a", path: "a.txt" }] } }),
-    errors: [["/route/rule_set/0/format", 'missing required field (the file name does not end in ".json" or ".srs")']],
+    errors: [[
+      "/route/rule_set/0/format",
+      'missing required field (the file name does not end in ".json" or ".srs")',
+    ]],
   },
   {
     name: "remote rule-set without url",
@@ -655,32 +824,48 @@ const CASES: Case[] = [
   },
   {
     name: "rule-set duplicate tags",
-    input: config({ route: { rule_set: [{ type: "local", tag: "a", path: "a.srs" }, { type: "local", tag: "a", path: "b.srs" }] } }),
+    input: config({
+      route: {
+        rule_set: [{ type: "local", tag: "a", path: "a.srs" }, { type: "local", tag: "a", path: "b.srs" }],
+      },
+    }),
     errors: [["/route/rule_set/1/tag", 'duplicate rule-set tag "a" (also used by /route/rule_set/0)']],
   },
   {
     name: "rule-set update_interval",
-    input: config({ route: { rule_set: [{ type: "remote", tag: "a", url: "https://x/a.srs", update_interval: "0s" }] } }),
+    input: config({
+      route: { rule_set: [{ type: "remote", tag: "a", url: "https://x/a.srs", update_interval: "0s" }] },
+    }),
     errors: [["/route/rule_set/0/update_interval", "duration must be greater than zero"]],
   },
   {
     name: "rule-set download_detour unknown",
-    input: config({ route: { rule_set: [{ type: "remote", tag: "a", url: "https://x/a.srs", download_detour: "proxy" }] } }),
+    input: config({
+      route: { rule_set: [{ type: "remote", tag: "a", url: "https://x/a.srs", download_detour: "proxy" }] },
+    }),
     errors: [["/route/rule_set/0/download_detour", 'unknown outbound tag "proxy"']],
   },
   {
     name: "rule-set http_client unknown",
-    input: config({ route: { rule_set: [{ type: "remote", tag: "a", url: "https://x/a.srs", http_client: "c" }] } }),
+    input: config({
+      route: { rule_set: [{ type: "remote", tag: "a", url: "https://x/a.srs", http_client: "c" }] },
+    }),
     errors: [["/route/rule_set/0/http_client", 'unknown HTTP client tag "c"']],
   },
   {
     name: "inline rule-set rule field",
-    input: config({ route: { rule_set: [{ type: "inline", tag: "a", rules: [{ domain: "a", outbound: "direct" }] }] } }),
+    input: config({
+      route: { rule_set: [{ type: "inline", tag: "a", rules: [{ domain: "a", outbound: "direct" }] }] },
+    }),
     errors: [["/route/rule_set/0/rules/0/outbound", "unknown field"]],
   },
 
   // dns
-  { name: "dns server without type", input: withDns({ servers: [{ server: "1.1.1.1" }] }), errors: [["/dns/servers/0/type", "missing required field"]] },
+  {
+    name: "dns server without type",
+    input: withDns({ servers: [{ server: "1.1.1.1" }] }),
+    errors: [["/dns/servers/0/type", "missing required field"]],
+  },
   {
     name: "dns server dhcp",
     input: withDns({ servers: [{ type: "dhcp" }] }),
@@ -699,7 +884,11 @@ const CASES: Case[] = [
       'the legacy DNS server format was removed in sing-box 1.14: write "type" and "server" instead, for example {"type": "tls", "server": "1.1.1.1"}',
     ]],
   },
-  { name: "udp server without server", input: withDns({ servers: [{ type: "udp" }] }), errors: [["/dns/servers/0/server", "missing required field"]] },
+  {
+    name: "udp server without server",
+    input: withDns({ servers: [{ type: "udp" }] }),
+    errors: [["/dns/servers/0/server", "missing required field"]],
+  },
   {
     name: "https server port zero",
     input: withDns({ servers: [{ type: "https", server: "1.1.1.1", server_port: 0 }] }),
@@ -710,7 +899,11 @@ const CASES: Case[] = [
     input: withDns({ servers: [udp(), udp({ server: "8.8.8.8" })] }),
     errors: [["/dns/servers/1/tag", 'duplicate DNS server tag "dns" (also used by /dns/servers/0)']],
   },
-  { name: "dns final unknown", input: withDns({ servers: [udp()], final: "x" }), errors: [["/dns/final", 'unknown DNS server tag "x"']] },
+  {
+    name: "dns final unknown",
+    input: withDns({ servers: [udp()], final: "x" }),
+    errors: [["/dns/final", 'unknown DNS server tag "x"']],
+  },
   {
     name: "dns rule server unknown",
     input: withDns({ servers: [udp()], rules: [{ domain: "a", server: "x" }] }),
@@ -749,13 +942,21 @@ const CASES: Case[] = [
     input: withDns({ servers: [udp()], rules: [{ preferred_by: "hosts", server: "dns" }] }),
     errors: [["/dns/rules/0/preferred_by/0", 'unknown DNS server tag "hosts"']],
   },
-  { name: "dns timeout zero", input: withDns({ timeout: "0s" }), errors: [["/dns/timeout", "duration must be greater than zero"]] },
+  {
+    name: "dns timeout zero",
+    input: withDns({ timeout: "0s" }),
+    errors: [["/dns/timeout", "duration must be greater than zero"]],
+  },
   {
     name: "dns strategy",
     input: withDns({ strategy: "ipv4" }),
     errors: [["/dns/strategy", `invalid value "ipv4": expected one of ${STRATEGIES}`]],
   },
-  { name: "dns cache_capacity negative", input: withDns({ cache_capacity: -1 }), errors: [["/dns/cache_capacity", "must be at least 0"]] },
+  {
+    name: "dns cache_capacity negative",
+    input: withDns({ cache_capacity: -1 }),
+    errors: [["/dns/cache_capacity", "must be at least 0"]],
+  },
   {
     name: "dns optimistic string",
     input: withDns({ optimistic: "yes" }),
@@ -769,7 +970,10 @@ const CASES: Case[] = [
   {
     name: "dns fakeip object",
     input: withDns({ fakeip: { enabled: true } }),
-    errors: [["/dns/fakeip", 'removed in sing-box 1.14: use a DNS server of type "fakeip" with "inet4_range" and "inet6_range"']],
+    errors: [[
+      "/dns/fakeip",
+      'removed in sing-box 1.14: use a DNS server of type "fakeip" with "inet4_range" and "inet6_range"',
+    ]],
   },
   {
     name: "race member unknown",
@@ -796,7 +1000,10 @@ const CASES: Case[] = [
   {
     name: "match_response unknown tag",
     input: withDns({ servers: [udp()], rules: [{ match_response: "ev", server: "dns" }] }),
-    errors: [["/dns/rules/0/match_response", 'unknown evaluate tag "ev" (no earlier "evaluate" rule has it)']],
+    errors: [[
+      "/dns/rules/0/match_response",
+      'unknown evaluate tag "ev" (no earlier "evaluate" rule has it)',
+    ]],
   },
   {
     name: "respond without evaluate",
@@ -828,14 +1035,21 @@ const CASES: Case[] = [
   {
     name: "api listen public",
     input: config({ api: { listen: "0.0.0.0:9091", secret: "s" } }),
-    errors: [["/api/listen", 'must be a loopback address and port, such as "127.0.0.1:9091", not "0.0.0.0:9091"']],
+    errors: [[
+      "/api/listen",
+      'must be a loopback address and port, such as "127.0.0.1:9091", not "0.0.0.0:9091"',
+    ]],
   },
   {
     name: "api listen without secret",
     input: config({ api: { listen: "127.0.0.1:9091" } }),
     errors: [["/api/secret", 'missing required field (the API on "listen" needs a secret)']],
   },
-  { name: "api unknown field", input: config({ api: { port: 1 } }), errors: [["/api/port", "unknown field"]] },
+  {
+    name: "api unknown field",
+    input: config({ api: { port: 1 } }),
+    errors: [["/api/port", "unknown field"]],
+  },
   {
     name: "compat api twice",
     input: config({ compat_api: {}, experimental: { clash_api: {} } }),
@@ -844,7 +1058,10 @@ const CASES: Case[] = [
   {
     name: "compat api in experimental twice",
     input: config({ experimental: { compat_api: {}, clash_api: {} } }),
-    errors: [["/experimental/clash_api", 'the compat API is already given at "/experimental/compat_api": keep one']],
+    errors: [[
+      "/experimental/clash_api",
+      'the compat API is already given at "/experimental/compat_api": keep one',
+    ]],
   },
   {
     name: "clash api legacy field",
@@ -879,26 +1096,47 @@ const CASES: Case[] = [
   {
     name: "user quota without cache file",
     input: config({ user_limits: { alice: { quota_bytes: 1000000 } } }),
-    errors: [["/user_limits/alice/quota_bytes", 'requires "experimental.cache_file" to be enabled (quotas are kept there)']],
+    errors: [[
+      "/user_limits/alice/quota_bytes",
+      'requires "experimental.cache_file" to be enabled (quotas are kept there)',
+    ]],
   },
   {
     name: "user expire_at",
     input: config({ user_limits: { alice: { expire_at: "tomorrow" } } }),
-    errors: [["/user_limits/alice/expire_at", 'expected an RFC 3339 timestamp such as "2030-01-31T00:00:00Z"']],
+    errors: [[
+      "/user_limits/alice/expire_at",
+      'expected an RFC 3339 timestamp such as "2030-01-31T00:00:00Z"',
+    ]],
   },
   {
     name: "user limit unknown field",
-    input: config({ user_limits: { alice: { max_conns: 3 } } }),
-    errors: [["/user_limits/alice/max_conns", 'unknown field (did you mean "max_connections"?)']],
+    input: config({ user_limits: { alice: { max_connection: 3 } } }),
+    errors: [["/user_limits/alice/max_connection", 'unknown field (did you mean "max_connections"?)']],
   },
   {
     name: "certificate store",
     input: config({ certificate: { store: "windows" } }),
-    errors: [["/certificate/store", 'invalid value "windows": expected one of "system", "mozilla", "chrome", "none"']],
+    errors: [[
+      "/certificate/store",
+      'invalid value "windows": expected one of "system", "mozilla", "chrome", "none"',
+    ]],
   },
-  { name: "ntp port", input: config({ ntp: { enabled: true, server_port: 0 } }), errors: [["/ntp/server_port", "port must be from 1 to 65535"]] },
-  { name: "ntp interval", input: config({ ntp: { interval: "0m" } }), errors: [["/ntp/interval", "duration must be greater than zero"]] },
-  { name: "http client without tag", input: config({ http_clients: [{}] }), errors: [["/http_clients/0/tag", "missing required field"]] },
+  {
+    name: "ntp port",
+    input: config({ ntp: { enabled: true, server_port: 0 } }),
+    errors: [["/ntp/server_port", "port must be from 1 to 65535"]],
+  },
+  {
+    name: "ntp interval",
+    input: config({ ntp: { interval: "0m" } }),
+    errors: [["/ntp/interval", "duration must be greater than zero"]],
+  },
+  {
+    name: "http client without tag",
+    input: config({ http_clients: [{}] }),
+    errors: [["/http_clients/0/tag", "missing required field"]],
+  },
   {
     name: "http client version",
     input: config({ http_clients: [{ tag: "c", version: 4 }] }),
@@ -924,24 +1162,34 @@ const CASES: Case[] = [
   },
   {
     name: "inline provider pending outbound",
-    input: config({ outbound_providers: [{ type: "inline", tag: "p", outbounds: [{ type: "vmess", uuid: 1 }] }] }),
+    input: config({
+      outbound_providers: [{ type: "inline", tag: "p", outbounds: [{ type: "vmess", uuid: 1 }] }],
+    }),
     errors: [["/outbound_providers/0/outbounds/0/type", 'outbound type "vmess" is not implemented yet']],
   },
   {
     name: "provider type",
     input: config({ outbound_providers: [{ type: "http", tag: "p" }] }),
-    errors: [["/outbound_providers/0/type", 'invalid value "http": expected one of "remote", "local", "inline"']],
+    errors: [[
+      "/outbound_providers/0/type",
+      'invalid value "http": expected one of "remote", "local", "inline"',
+    ]],
   },
   {
     name: "provider duplicate tags",
     input: config({
       outbound_providers: [{ type: "local", tag: "p", path: "a" }, { type: "local", tag: "p", path: "b" }],
     }),
-    errors: [["/outbound_providers/1/tag", 'duplicate outbound provider tag "p" (also used by /outbound_providers/0)']],
+    errors: [[
+      "/outbound_providers/1/tag",
+      'duplicate outbound provider tag "p" (also used by /outbound_providers/0)',
+    ]],
   },
   {
     name: "provider health check interval",
-    input: config({ outbound_providers: [{ type: "local", tag: "p", path: "a", health_check: { interval: "0s" } }] }),
+    input: config({
+      outbound_providers: [{ type: "local", tag: "p", path: "a", health_check: { interval: "0s" } }],
+    }),
     errors: [["/outbound_providers/0/health_check/interval", "duration must be greater than zero"]],
   },
   {

@@ -4,6 +4,7 @@
  * meant for, and zod's codes rephrased.
  */
 import type { z } from "zod";
+import { dnsActionShape } from "../model/dns_rule.ts";
 import { ROUTE_ACTION_FIELD_NAMES } from "../model/route_rule.ts";
 import { type PathSegment, toPointer, valueAt } from "./pointer.ts";
 import { fieldsAt } from "./schema_walk.ts";
@@ -39,6 +40,9 @@ const list = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)
 
 /** Per-parse zod error map: messages for zod's own issue codes (schema messages take precedence). */
 export function humanMessage(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.input === undefined && iss.code !== "unrecognized_keys" && iss.code !== "custom") {
+    return "missing required field";
+  }
   switch (iss.code) {
     case "invalid_type": {
       if (iss.input === undefined) return "missing required field";
@@ -108,9 +112,8 @@ export function locate(
 
 function unknownField(root: z.core.$ZodType, doc: unknown, path: PathSegment[], key: string): string {
   const where = toPointer(path);
-  if (
-    /\/rules\/\d+\/rules\/\d+$/.test(where) && (key === "action" || ROUTE_ACTION_FIELD_NAMES.includes(key))
-  ) {
+  const actionField = key in dnsActionShape || ROUTE_ACTION_FIELD_NAMES.includes(key);
+  if (/\/rules\/\d+\/rules\/\d+$/.test(where) && actionField) {
     return "unknown field (action fields belong on the outer logical rule; nested rules hold conditions only)";
   }
   const fields = fieldsAt(root, doc, path.map(String));
@@ -139,15 +142,22 @@ function union(
     }];
   }
   // Report the branch that got furthest into the value; a plain type mismatch keeps the union's message.
+  // A value of the right type but wrong content (an enum miss) counts as half a level deeper;
+  // when branches tie, none is clearly meant and the union's own message is clearer.
   let best: z.core.$ZodIssue[] | undefined;
   let bestDepth = 0;
+  let tie = false;
   for (const branch of issue.errors) {
     const depth = Math.max(0, ...branch.map((i) => i.path.length + (i.code === "invalid_type" ? 0 : 0.5)));
     if (depth > bestDepth) {
       best = branch;
       bestDepth = depth;
+      tie = false;
+    } else if (depth === bestDepth && depth > 0) {
+      tie = true;
     }
   }
+  if (tie) return [{ path, message: issue.message }];
   if (!best) return [{ path, message: issue.message }];
   return best.flatMap((i) => locate(i, root, doc, path));
 }

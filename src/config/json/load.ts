@@ -41,7 +41,8 @@ export function checkJson(text: string): JsonCheck {
   if (result.success) {
     model = result.data;
     const checked = validateModel(model, { compatApiPath: compatApiPath(parsed.value) });
-    errors.push(...checked.errors);
+    // An item whose field was refused already has its error; what follows from the removal is noise.
+    errors.push(...checked.errors.filter((e) => !pre.errors.some((p) => isUnder(p.path, e.path))));
     warnings.push(...checked.warnings);
   } else {
     const seen = new Set<string>();

@@ -19,11 +19,13 @@ export interface ReferenceField {
   types?: readonly string[];
   /** The whole item holding the field is refused: no other error is reported for it. */
   refusesItem?: boolean;
+  /** Short description of `paths` for the docs, when they are many. */
+  where?: string;
 }
 
-/** Objects taking listen fields. */
+/** Objects taking listen fields ("listen fields" in the docs). */
 const LISTEN = ["/inbounds/*"];
-/** Objects taking dial fields. */
+/** Objects taking dial fields ("dial fields" in the docs). */
 const DIAL = [
   "/outbounds/*",
   "/dns/servers/*",
@@ -53,30 +55,35 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   },
   {
     id: "netns",
+    where: "listen fields and dial fields",
     paths: [...at(LISTEN, "netns"), ...at(DIAL, "netns")],
     decision: "refuse",
     reason: "network namespaces are not supported",
   },
   {
     id: "tcp_multi_path",
+    where: "listen fields and dial fields",
     paths: [...at(LISTEN, "tcp_multi_path"), ...at(DIAL, "tcp_multi_path")],
     decision: "warn",
     reason: "multipath TCP is not available; plain TCP is used",
   },
   {
     id: "udp_fragment",
+    where: "listen fields and dial fields",
     paths: [...at(LISTEN, "udp_fragment"), ...at(DIAL, "udp_fragment")],
     decision: "warn",
     reason: "UDP fragmentation cannot be set; the system default applies",
   },
   {
     id: "bind_address_no_port",
+    where: "dial fields",
     paths: at(DIAL, "bind_address_no_port"),
     decision: "warn",
     reason: "the system reserves the source port as usual",
   },
   {
     id: "domain_strategy (dial)",
+    where: "dial fields",
     paths: at(DIAL, "domain_strategy"),
     decision: "refuse",
     reason:
@@ -164,18 +171,21 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   },
   {
     id: "dns rule method",
+    where: "DNS rules, nested ones too",
     paths: at(DNS_RULES, "method"),
     decision: "warn",
     reason: "deprecated; a rejected query is rejected anyway",
   },
   {
     id: "dns rule no_drop",
+    where: "DNS rules, nested ones too",
     paths: at(DNS_RULES, "no_drop"),
     decision: "warn",
     reason: "deprecated; a rejected query is rejected anyway",
   },
   ...["query_client_subnet", "query_dnssec", "rule_set_ip_cidr_accept_empty"].map((f): ReferenceField => ({
     id: `dns rule ${f}`,
+    where: "DNS rules, nested ones too",
     paths: at(DNS_RULES, f),
     decision: "refuse",
     reason: `the DNS rule condition "${f}" is not supported`,
@@ -184,12 +194,14 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     f,
   ): ReferenceField => ({
     id: `rule ${f}`,
+    where: "route and DNS rules",
     paths: [...at(ROUTE_RULES, f), ...at(DNS_RULES, f)],
     decision: "refuse",
     reason: `the rule condition "${f}" is not supported`,
   })),
   {
     id: "rule_set_ipcidr_match_source",
+    where: "route and DNS rules",
     paths: [
       ...at(ROUTE_RULES, "rule_set_ipcidr_match_source"),
       ...at(DNS_RULES, "rule_set_ipcidr_match_source"),
@@ -199,6 +211,7 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
   },
   {
     id: "source_geoip",
+    where: "route and DNS rules",
     paths: [...at(ROUTE_RULES, "source_geoip"), ...at(DNS_RULES, "source_geoip")],
     decision: "refuse",
     reason: 'removed in sing-box 1.12: use "source_ip_cidr" or a rule-set',

@@ -2,13 +2,15 @@
 import { z } from "zod";
 import { strings } from "./common.ts";
 
-export const Api = z.strictObject({
-  /** Unix socket; relative to the data directory unless absolute; `api.sock` when neither is set. */
-  path: z.string().optional(),
-  /** Loopback `host:port` only; requires `secret` (checked in validate.ts). */
-  listen: z.string().optional(),
-  secret: z.string().optional(),
-});
+export const Api = z
+  .strictObject({
+    /** Unix socket; relative to the data directory unless absolute; `api.sock` when neither is set. */
+    path: z.string().optional(),
+    /** Loopback `host:port` only; requires `secret` (checked in validate.ts). */
+    listen: z.string().optional(),
+    secret: z.string().optional(),
+  })
+  .transform((v) => (v.path === undefined && v.listen === undefined ? { ...v, path: "api.sock" } : v));
 export type ApiModel = z.output<typeof Api>;
 
 /** Also read as `experimental.compat_api` and sing-box's `experimental.clash_api`. */

@@ -1,7 +1,6 @@
 /** The typed configuration model: zod schemas are the source of truth, types are inferred. */
 export * from "./api.ts";
 export * from "./certificate.ts";
-export * from "./common.ts";
 export * from "./dial.ts";
 export * from "./dns.ts";
 export * from "./dns_rule.ts";

@@ -18,6 +18,8 @@ export const ROUTE_ACTIONS = [
 ] as const;
 export type RouteAction = typeof ROUTE_ACTIONS[number];
 
+const OVERRIDE_DESTINATION = 'expected true, false or "at_sniff"';
+
 const routeOptionsShape = {
   override_address: z.string().optional(),
   override_port: port().optional(),
@@ -38,8 +40,8 @@ export const routeActionShape = {
   outbound: z.string().optional(),
   ...routeOptionsShape,
   /** Extension: dial the sniffed domain instead of the address; `at_sniff` on `sniff` only. */
-  override_destination: z.union([z.boolean(), z.literal("at_sniff")], {
-    error: 'expected true, false or "at_sniff"',
+  override_destination: z.union([z.boolean(), z.literal("at_sniff", { error: OVERRIDE_DESTINATION })], {
+    error: OVERRIDE_DESTINATION,
   }).optional(),
   sniffer: strings().optional(),
   /** Extension: sniffed domains matched by these rule-sets are ignored. */

@@ -10,8 +10,8 @@ import { found, NEED_MORE, NONE, type SniffOutcome } from "./types.ts";
 const HEADER = 12;
 /** Upper bound on each section's count, far above what a client query carries. */
 const MAX_COUNT = 16;
-const OPCODES = new Set([0, 4, 5]);
-const QCLASSES = new Set([1, 3, 4, 254, 255]);
+const OPCODES: ReadonlySet<number> = new Set([0, 4, 5]);
+const QCLASSES: ReadonlySet<number> = new Set([1, 3, 4, 254, 255]);
 
 export function sniffDnsPacket(packets: readonly Uint8Array[]): SniffOutcome {
   const p = packets[0];

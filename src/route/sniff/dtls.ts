@@ -11,7 +11,7 @@ import { found, MAX_CLIENT_HELLO, MAX_PACKETS, NEED_MORE, NONE, type SniffOutcom
 
 const RECORD_HEADER = 13;
 const HANDSHAKE_HEADER = 12;
-const CONTENT_TYPES = new Set([20, 21, 22, 23, 25]);
+const CONTENT_TYPES: ReadonlySet<number> = new Set([20, 21, 22, 23, 25]);
 const CONTENT_HANDSHAKE = 22;
 
 type Fragment = { offset: number; data: Uint8Array };

@@ -1,15 +1,8 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { sniffQuic } from "./quic.ts";
+import { concatBytes } from "./reader.ts";
 import { clientInitialKeys, QUIC_DRAFT29, QUIC_V2 } from "./quic_crypto.ts";
-import {
-  buildClientHello,
-  buildInitial,
-  concatBytesForTest,
-  datagrams,
-  fixture,
-  frame,
-  fromHex,
-} from "./test_util.ts";
+import { buildClientHello, buildInitial, datagrams, fixture, frame, fromHex } from "./test_util.ts";
 import { MAX_PACKETS, NEED_MORE, NONE } from "./types.ts";
 
 const found = (domain?: string, client?: string) => ({
@@ -121,7 +114,7 @@ Deno.test("quic: v2 and draft-29 ClientHellos over several packets, and coalesce
     deepStrictEqual(sniffQuic([a, b]), found("v2.test", "chromium"));
     // Both packets coalesced in one datagram, then junk that is not a long header.
     deepStrictEqual(
-      sniffQuic([concatBytesForTest([a, b, Uint8Array.of(0x40, 1, 2, 3)])]),
+      sniffQuic([concatBytes([a, b, Uint8Array.of(0x40, 1, 2, 3)])]),
       found("v2.test", "chromium"),
     );
   }

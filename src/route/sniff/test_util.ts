@@ -162,5 +162,3 @@ export function buildInitial(spec: InitialSpec): Uint8Array {
   }
   return packet;
 }
-
-export { concatBytes as concatBytesForTest } from "./reader.ts";
