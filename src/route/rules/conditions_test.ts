@@ -37,13 +37,14 @@ Deno.test("ip_version looks at an IP destination, else the original destination"
   throws(() => compileRule({ ip_version: 5 }), (e) => e instanceof ConfigError && e.path === "/ip_version");
 });
 
-Deno.test("domain items use the requested name, else the sniffed one", () => {
+Deno.test("domain items use the sniffed name, else the requested one (sing-box's order)", () => {
   const rule = matches({ domain_suffix: ["example.com"] });
   ok(rule(to("www.example.com")));
   ok(rule(to("WWW.EXAMPLE.COM.")));
   ok(!rule(to("1.2.3.4")));
   ok(rule(to("1.2.3.4", 443, { sniffedDomain: "cdn.example.com" })));
-  ok(!rule(to("other.org", 443, { sniffedDomain: "cdn.example.com" })));
+  ok(rule(to("other.org", 443, { sniffedDomain: "cdn.example.com" })));
+  ok(!rule(to("www.example.com", 443, { sniffedDomain: "other.org" })));
   ok(!rule(to("2001:db8::1")));
 });
 
