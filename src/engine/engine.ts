@@ -171,6 +171,7 @@ export class Engine {
     const work = (async () => {
       await Promise.allSettled([...this.inbounds.values()].map((i) => i.close()));
       this.tracker.closeAll();
+      await this.tracker.whenEmpty();
       await Promise.allSettled([...this.outbounds.values()].map((o) => o.close?.()));
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -11,13 +11,17 @@ const NO_SOCKOPT = "not supported on this platform: Deno exposes no socket descr
 export function checkListenFields(f: Partial<ListenFields>, path: string, logger: Logger): void {
   const errors: ConfigError[] = [];
   if (f.bind_interface !== undefined) {
-    errors.push(new ConfigError(`${path}/bind_interface`, `binding to an interface is ${NO_SOCKOPT} (SO_BINDTODEVICE)`));
+    errors.push(
+      new ConfigError(`${path}/bind_interface`, `binding to an interface is ${NO_SOCKOPT} (SO_BINDTODEVICE)`),
+    );
   }
   if (f.routing_mark !== undefined && f.routing_mark !== 0) {
     errors.push(new ConfigError(`${path}/routing_mark`, `a routing mark is ${NO_SOCKOPT} (SO_MARK)`));
   }
   if (f.detour !== undefined) {
-    errors.push(new ConfigError(`${path}/detour`, "forwarding an inbound to another inbound is not supported yet"));
+    errors.push(
+      new ConfigError(`${path}/detour`, "forwarding an inbound to another inbound is not supported yet"),
+    );
   }
   if (errors.length) throw errors;
   // Socket tuning only: the connection is the same without it.

@@ -109,6 +109,8 @@ export class BufferedConn implements Conn {
   }
 
   close(): void {
-    this.inner.close();
+    try {
+      this.inner.close();
+    } catch { /* already closed: close() is safe to call twice */ }
   }
 }

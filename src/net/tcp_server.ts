@@ -29,6 +29,7 @@ export function serveTcp(
       }
       live.add(conn);
       conn.setNoDelay(true);
+      closeOnce(conn);
       handle(conn, conn.remoteAddr as Deno.NetAddr, conn.localAddr as Deno.NetAddr)
         .catch((e) => logger.debug(`connection from ${fmt(conn.remoteAddr)} ended: ${errorText(e)}`))
         .finally(() => {
@@ -53,6 +54,22 @@ export function serveTcp(
       }
       await loop;
     },
+  };
+}
+
+/**
+ * Makes `conn.close()` a no-op after the first call. The relay, the handler and this server each
+ * close the socket, and Deno throws BadResource on a second close: building that error cost
+ * ~10-15 µs per connection, a few percent of the connection rate.
+ */
+function closeOnce(conn: Deno.TcpConn): void {
+  const close = conn.close.bind(conn);
+  let open = true;
+  conn.close = () => {
+    if (open) {
+      open = false;
+      close();
+    }
   };
 }
 

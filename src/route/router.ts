@@ -8,7 +8,7 @@ import { joinHostPort } from "../common/address.ts";
 import { errorText, SvcError } from "../common/errors.ts";
 import type { Logger } from "../common/log.ts";
 import { BufferedConn } from "../net/buffered_conn.ts";
-import { relay } from "../net/relay.ts";
+import { closeQuietly, relay } from "../net/relay.ts";
 import type { Resolver } from "../net/resolver.ts";
 import type { TrackedConnection, Tracker } from "../tracker/mod.ts";
 import { type CompiledRule, decide, type Decision, type Sniffer } from "./decide.ts";
@@ -62,7 +62,7 @@ export class Router implements ConnectionHandler {
       if (decision.method !== "drop" && isHandshakeConn(conn)) {
         await conn.handshakeFailure(new SvcError("rejected", `Rejected by ${decision.rule}`));
       }
-      client.close();
+      closeQuietly(client);
       return;
     }
     const outbound = this.outboundFor(decision);
@@ -74,8 +74,8 @@ export class Router implements ConnectionHandler {
       rule: decision.rule,
       close: () => {
         abort.abort(new Error("Connection closed"));
-        client.close();
-        remote?.close();
+        closeQuietly(client);
+        closeQuietly(remote);
       },
     });
     try {
@@ -85,7 +85,7 @@ export class Router implements ConnectionHandler {
       } catch (e) {
         this.o.logger.warn(`${tag(tracked)} dial ${dest(metadata)} via ${outbound.tag}: ${errorText(e)}`);
         if (isHandshakeConn(conn)) await conn.handshakeFailure(e);
-        client.close();
+        closeQuietly(client);
         return;
       }
       if (isHandshakeConn(conn)) await conn.handshakeSuccess();
@@ -111,7 +111,7 @@ export class Router implements ConnectionHandler {
       metadata,
       outbound: outbound.tag,
       rule: decision.rule,
-      close: () => remote?.close(),
+      close: () => closeQuietly(remote),
     });
     this.log(metadata, `via ${outbound.tag} (${decision.rule})`, tracked);
     try {
@@ -160,7 +160,7 @@ export class Router implements ConnectionHandler {
       rule: decision.rule,
       close: () => {
         conn.close();
-        remote?.close();
+        closeQuietly(remote);
       },
     });
     this.log(metadata, `via ${outbound.tag} (${decision.rule})`, tracked);
@@ -171,7 +171,7 @@ export class Router implements ConnectionHandler {
       this.o.logger.warn(`${tag(tracked)} udp ${dest(metadata)} via ${outbound.tag}: ${errorText(e)}`);
     } finally {
       conn.close();
-      remote?.close();
+      closeQuietly(remote);
       this.o.tracker.remove(tracked);
     }
   }
@@ -230,7 +230,7 @@ class CountingConn implements Conn {
     return this.inner.closeWrite();
   }
   close(): void {
-    this.inner.close();
+    closeQuietly(this.inner);
     if (!this.done) {
       this.done = true;
       this.onClose();

@@ -61,7 +61,18 @@ export class Tracker {
     if (this.live.delete(t.id)) {
       this.closedUp += t.counters.up;
       this.closedDown += t.counters.down;
+      if (this.live.size === 0) {
+        for (const w of this.emptyWaiters.splice(0)) w();
+      }
     }
+  }
+
+  private readonly emptyWaiters: (() => void)[] = [];
+
+  /** Resolves once no connection is live (stop waits on this within its deadline). */
+  whenEmpty(): Promise<void> {
+    if (this.live.size === 0) return Promise.resolve();
+    return new Promise((r) => this.emptyWaiters.push(r));
   }
 
   get(id: string): TrackedConnection | undefined {

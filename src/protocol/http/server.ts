@@ -8,6 +8,7 @@ import { ProtocolError, SvcError } from "../../common/errors.ts";
 import type { BufferedConn } from "../../net/buffered_conn.ts";
 import { BufferedConn as Buffered } from "../../net/buffered_conn.ts";
 import { relay, writeAll } from "../../net/relay.ts";
+import { closeAfter, HANDSHAKE_TIMEOUT_MS, KEEP_ALIVE_IDLE_MS } from "../../net/deadline.ts";
 import { LazyReplyConn } from "../../net/lazy_reply_conn.ts";
 import { copyBody } from "./body.ts";
 import * as wire from "./wire.ts";
@@ -24,8 +25,9 @@ const CONNECTED = new TextEncoder().encode("HTTP/1.1 200 Connection established\
 export async function serveHttp(conn: BufferedConn, source: Address, opts: HttpServerOptions): Promise<void> {
   let upstream: { key: string; conn: Buffered } | undefined;
   try {
-    while (true) {
-      const head = await readHead(conn, "request");
+    for (let first = true;; first = false) {
+      const deadline = closeAfter(conn, first ? HANDSHAKE_TIMEOUT_MS : KEEP_ALIVE_IDLE_MS);
+      const head = await readHead(conn, "request").finally(() => deadline.clear());
       if (!head) return;
       const [method, target, version] = head.startLine;
       const user = authenticate(head, opts.users);

@@ -141,13 +141,17 @@ const HOP_BY_HOP = new Set([
   "upgrade",
 ]);
 
-/** Drops hop-by-hop headers (and those named by Connection) before forwarding; keeps Upgrade pairs. */
+/** Drops hop-by-hop headers, those named by Connection and every Proxy-* header before forwarding; keeps Upgrade pairs. */
 export function forwardHeaders(h: [string, string][]): [string, string][] {
   const named = new Set(
     (header(h, "connection") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
   );
   const upgrade = named.has("upgrade") ? header(h, "upgrade") : undefined;
-  const out = h.filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase()) && !named.has(k.toLowerCase()));
+  // Proxy-* headers are addressed to this proxy (credentials, Proxy-Connection…), never to the origin.
+  const out = h.filter(([k]) => {
+    const key = k.toLowerCase();
+    return !HOP_BY_HOP.has(key) && !named.has(key) && !key.startsWith("proxy-");
+  });
   if (upgrade) out.push(["Connection", "Upgrade"], ["Upgrade", upgrade]);
   return out;
 }

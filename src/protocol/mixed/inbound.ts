@@ -6,6 +6,7 @@
 import type { Inbound, InboundContext } from "../../adapter/mod.ts";
 import { BufferedConn } from "../../net/buffered_conn.ts";
 import { serveTcp, type TcpServer } from "../../net/tcp_server.ts";
+import { closeAfter, HANDSHAKE_TIMEOUT_MS } from "../../net/deadline.ts";
 import { serveHttp } from "../http/mod.ts";
 import { type ProxyInboundOptions, serveSocks, usersMap } from "../socks/mod.ts";
 
@@ -29,7 +30,8 @@ export class MixedInbound implements Inbound {
     const common = { inbound: this.tag, inboundType: this.type, users, handler: this.ctx.handler };
     this.server = serveTcp(o.listen, o.listen_port, this.ctx.logger, async (raw, remote, local) => {
       const conn = new BufferedConn(raw);
-      const first = (await conn.need(1))[0];
+      const deadline = closeAfter(conn, HANDSHAKE_TIMEOUT_MS);
+      const first = (await conn.need(1).finally(() => deadline.clear()))[0];
       const source = { host: remote.hostname, port: remote.port };
       if (first === 4 || first === 5) {
         await serveSocks(conn, source, { host: local.hostname, port: local.port }, {

@@ -7,6 +7,7 @@ import { DialError, ProtocolError, SvcError } from "../../common/errors.ts";
 import type { Logger } from "../../common/log.ts";
 import type { BufferedConn } from "../../net/buffered_conn.ts";
 import { writeAll } from "../../net/relay.ts";
+import { closeAfter, HANDSHAKE_TIMEOUT_MS } from "../../net/deadline.ts";
 import { LazyReplyConn } from "../../net/lazy_reply_conn.ts";
 import { SocksUdpSession } from "./udp_session.ts";
 import * as wire from "./wire.ts";
@@ -27,8 +28,23 @@ export async function serveSocks(
   local: Address,
   opts: SocksServerOptions,
 ): Promise<void> {
+  const deadline = closeAfter(conn, HANDSHAKE_TIMEOUT_MS);
+  try {
+    return await handshake(conn, source, local, opts, deadline);
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function handshake(
+  conn: BufferedConn,
+  source: Address,
+  local: Address,
+  opts: SocksServerOptions,
+  deadline: { clear(): void },
+): Promise<void> {
   const head = await conn.need(1);
-  if (head[0] === wire.SOCKS4) return await serveSocks4(conn, source, opts);
+  if (head[0] === wire.SOCKS4) return await serveSocks4(conn, source, opts, deadline);
   if (head[0] !== wire.SOCKS5) throw new ProtocolError(`Unknown SOCKS version ${head[0]}`);
 
   const greeting = await parse(conn, wire.decodeGreeting);
@@ -56,6 +72,7 @@ export async function serveSocks(
     destination: req.addr,
     user,
   };
+  deadline.clear();
   if (req.cmd === wire.CMD_CONNECT) {
     const reply = new LazyReplyConn(
       conn,
@@ -69,8 +86,14 @@ export async function serveSocks(
   throw new ProtocolError(`SOCKS5 command ${req.cmd} is not supported`);
 }
 
-async function serveSocks4(conn: BufferedConn, source: Address, opts: SocksServerOptions): Promise<void> {
+async function serveSocks4(
+  conn: BufferedConn,
+  source: Address,
+  opts: SocksServerOptions,
+  deadline: { clear(): void },
+): Promise<void> {
   const req = await parse(conn, wire.decodeSocks4Request);
+  deadline.clear();
   // SOCKS4 carries no password: with users configured only SOCKS5 may authenticate.
   if (opts.users.size > 0 || req.cmd !== wire.CMD_CONNECT) {
     await writeAll(conn, wire.encodeSocks4Reply(false));
