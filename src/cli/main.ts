@@ -106,8 +106,9 @@ export async function main(args: string[]): Promise<number> {
 
 async function check(file: string | undefined): Promise<number> {
   const { model, warnings, source } = await loadConfigFile(file);
+  let engine: Engine;
   try {
-    Engine.build(model, { logSink: { write: () => {} } });
+    engine = Engine.build(model, { logSink: { write: () => {} } });
   } catch (e) {
     if (e instanceof ConfigErrors) {
       throw new ConfigErrors(e.errors, warnings.map((w) => (w.path ? `${w.path}: ${w.message}` : w.message)));
@@ -115,6 +116,7 @@ async function check(file: string | undefined): Promise<number> {
     throw e;
   }
   for (const w of warnings) console.error(`warning: ${w.path ? w.path + ": " : ""}${w.message}`);
+  for (const w of engine.warnings) console.error(`warning: ${w}`);
   print(
     `configuration ok: ${source} (${model.inbounds.length} inbounds, ${model.outbounds.length} outbounds, ${model.route.rules.length} rules)`,
   );

@@ -6,7 +6,6 @@
 import type { Address, Dialer, Metadata, Outbound } from "../adapter/mod.ts";
 import type { DialFields, RouteModel } from "../config/mod.ts";
 import { ConfigError } from "../common/errors.ts";
-import type { Logger } from "../common/log.ts";
 import { NetDialer } from "../net/dialer.ts";
 import type { DomainStrategy, Resolver } from "../net/resolver.ts";
 
@@ -18,7 +17,7 @@ export function dialerFor(
   route: RouteModel,
   resolver: Resolver,
   outbound: (tag: string) => Outbound | undefined,
-  logger: Logger,
+  warn: (message: string) => void,
 ): Dialer {
   const errors: ConfigError[] = [];
   const bindInterface = fields.bind_interface ?? route.default_interface;
@@ -49,13 +48,13 @@ export function dialerFor(
   }
   if (errors.length) throw errors;
   if (fields.tcp_fast_open) {
-    logger.warn(
+    warn(
       `${path}/tcp_fast_open: TCP Fast Open is not available through Deno; connections use a normal handshake`,
     );
   }
   if (fields.reuse_addr) {
     // Outgoing sockets bind ephemeral ports, where SO_REUSEADDR changes nothing.
-    logger.warn(`${path}/reuse_addr: has no effect on outgoing sockets through Deno; ignored`);
+    warn(`${path}/reuse_addr: has no effect on outgoing sockets through Deno; ignored`);
   }
   if (fields.detour) {
     const tag = fields.detour;

@@ -35,6 +35,8 @@ export class Engine {
   readonly inbounds = new Map<string, Inbound>();
   readonly outbounds = new Map<string, Outbound>();
   state: EngineState = "idle";
+  /** What the configuration asks for that runs differently here; logged at start, printed by check. */
+  readonly warnings: string[] = [];
   private readonly closeLog?: () => void;
   private readonly stopWithinMs: number;
 
@@ -60,6 +62,13 @@ export class Engine {
       else errors.push(new ConfigError(path, errorText(e)));
     };
 
+    const warn = (message: string) => void this.warnings.push(message);
+    if (model.dns.servers.length > 0) {
+      warn(
+        "/dns/servers: DNS servers are not used yet: names are resolved by the system resolver until the DNS subsystem lands",
+      );
+    }
+
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
     const outboundByTag = (tag: string) => this.outbounds.get(tag);
     model.outbounds.forEach((o, i) => {
@@ -68,7 +77,7 @@ export class Engine {
       if (!factory) return fail(`${path}/type`, `outbound type "${o.type}" is not built into this binary`);
       try {
         const logger = this.logger.child(`outbound/${o.type}[${o.tag}]`);
-        const dialer = dialerFor(o as never, path, model.route, resolver, outboundByTag, logger);
+        const dialer = dialerFor(o as never, path, model.route, resolver, outboundByTag, warn);
         this.outbounds.set(o.tag, factory(o, { logger, dialer, outbound: outboundByTag }));
       } catch (e) {
         fail(path, e);
@@ -77,7 +86,7 @@ export class Engine {
     // With no outbounds at all, everything goes direct (sing-box does the same).
     if (this.outbounds.size === 0 && errors.length === 0) {
       const logger = this.logger.child("outbound/direct[direct]");
-      const dialer = dialerFor({}, "/outbounds", model.route, resolver, outboundByTag, logger);
+      const dialer = dialerFor({}, "/outbounds", model.route, resolver, outboundByTag, warn);
       this.outbounds.set(
         "direct",
         new DirectOutbound({ tag: "direct" }, { logger, dialer, outbound: outboundByTag }),
@@ -120,7 +129,7 @@ export class Engine {
       if (!factory) return fail(`${path}/type`, `inbound type "${o.type}" is not built into this binary`);
       try {
         const logger = this.logger.child(`inbound/${o.type}[${o.tag}]`);
-        checkListenFields(o, path, logger);
+        checkListenFields(o, path, warn);
         this.inbounds.set(o.tag, factory(o, { logger, handler: this.router }));
       } catch (e) {
         fail(path, e);
@@ -135,6 +144,7 @@ export class Engine {
   }
 
   async start(): Promise<void> {
+    for (const w of this.warnings) this.logger.warn(w);
     try {
       for (const o of this.startOrder()) await o.start?.();
       for (const i of this.inbounds.values()) await i.start();

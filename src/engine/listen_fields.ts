@@ -4,11 +4,14 @@
  */
 import type { ListenFields } from "../config/mod.ts";
 import { ConfigError } from "../common/errors.ts";
-import type { Logger } from "../common/log.ts";
 
 const NO_SOCKOPT = "not supported on this platform: Deno exposes no socket descriptor to set it on";
 
-export function checkListenFields(f: Partial<ListenFields>, path: string, logger: Logger): void {
+export function checkListenFields(
+  f: Partial<ListenFields>,
+  path: string,
+  warn: (message: string) => void,
+): void {
   const errors: ConfigError[] = [];
   if (f.bind_interface !== undefined) {
     errors.push(
@@ -27,7 +30,7 @@ export function checkListenFields(f: Partial<ListenFields>, path: string, logger
   // Socket tuning only: the connection is the same without it.
   for (const field of ["tcp_fast_open", "tcp_keep_alive", "tcp_keep_alive_interval"] as const) {
     if (f[field] !== undefined && f[field] !== false) {
-      logger.warn(`${path}/${field}: not available through Deno's listeners; the system default applies`);
+      warn(`${path}/${field}: not available through Deno's listeners; the system default applies`);
     }
   }
 }
