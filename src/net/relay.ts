@@ -54,7 +54,8 @@ async function pump(
     }
   } finally {
     // Half-close so the peer sees end-of-stream but can still answer (e.g. `printf … | nc`).
-    // The direction that ends second skips it: relay() closes both sockets at once anyway.
+    // The direction that ends second skips it: relay() closes both sockets right away, and a
+    // close shuts the write side down too (one async op less per connection).
     if (++ended.count < 2) await dst.closeWrite().catch(() => {});
   }
 }
