@@ -1,6 +1,6 @@
 import type { Registry } from "../../adapter/mod.ts";
-import { MixedInbound } from "./inbound.ts";
+import { createMixedInbound } from "./inbound.ts";
 
 export function register(r: Registry): void {
-  r.inbound("mixed", (o, ctx) => new MixedInbound(o, ctx));
+  r.inbound("mixed", createMixedInbound);
 }

@@ -1,5 +1,5 @@
 import type { Registry } from "../../adapter/mod.ts";
-import { SocksInbound } from "./inbound.ts";
+import { createSocksInbound } from "./inbound.ts";
 import { SocksOutbound } from "./outbound.ts";
 
 export { serveSocks } from "./server.ts";
@@ -7,6 +7,6 @@ export { usersMap } from "./inbound.ts";
 export type { ProxyInboundOptions } from "./inbound.ts";
 
 export function register(r: Registry): void {
-  r.inbound("socks", (o, ctx) => new SocksInbound(o, ctx));
+  r.inbound("socks", createSocksInbound);
   r.outbound("socks", (o, ctx) => new SocksOutbound(o, ctx));
 }
