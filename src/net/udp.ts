@@ -5,6 +5,7 @@
  */
 import type { Address, Packet, PacketConn } from "../adapter/mod.ts";
 import { isIpLiteral } from "../adapter/mod.ts";
+import { PacketQueue } from "../common/packet_queue.ts";
 import type { DomainStrategy, Resolver } from "./resolver.ts";
 
 export interface UdpOptions {
@@ -17,9 +18,7 @@ export interface UdpOptions {
 export class UdpPacketConn implements PacketConn {
   private v4?: Deno.DatagramConn;
   private v6?: Deno.DatagramConn;
-  private readonly queue: Packet[] = [];
-  private waiter?: () => void;
-  private closed = false;
+  private readonly queue = new PacketQueue<Packet>();
   private readonly resolved = new Map<string, string>();
   /** address → the domain the client sent to, so replies carry the name (as sing-box's NAT does). */
   private readonly reverse = new Map<string, string>();
@@ -42,33 +41,19 @@ export class UdpPacketConn implements PacketConn {
 
   private async pumpFrom(s: Deno.DatagramConn): Promise<void> {
     try {
-      while (!this.closed) {
+      while (!this.queue.closed) {
         const [data, addr] = await s.receive();
         const a = addr as Deno.NetAddr;
-        const key = `${a.hostname}|${a.port}`;
-        const host = this.reverse.get(key) ?? a.hostname;
-        // Bound the queue: UDP may drop, memory must not grow without limit.
-        if (this.queue.length < 1024) this.queue.push({ data, addr: { host, port: a.port } });
-        this.wake();
+        const host = this.reverse.get(`${a.hostname}|${a.port}`) ?? a.hostname;
+        this.queue.push({ data, addr: { host, port: a.port } });
       }
     } catch {
-      this.closed = true;
-      this.wake();
+      this.queue.close();
     }
   }
 
-  private wake(): void {
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
-  }
-
-  async readPacket(): Promise<Packet | null> {
-    while (this.queue.length === 0) {
-      if (this.closed) return null;
-      await new Promise<void>((r) => (this.waiter = r));
-    }
-    return this.queue.shift()!;
+  readPacket(): Promise<Packet | null> {
+    return this.queue.shift();
   }
 
   async writePacket(data: Uint8Array, addr: Address): Promise<void> {
@@ -87,13 +72,12 @@ export class UdpPacketConn implements PacketConn {
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.queue.closed) return;
+    this.queue.close();
     for (const s of [this.v4, this.v6]) {
       try {
         s?.close();
       } catch { /* already closed */ }
     }
-    this.wake();
   }
 }

@@ -5,6 +5,7 @@
 import type { Address, Packet, PacketConn } from "../adapter/mod.ts";
 import type { Logger } from "../common/log.ts";
 import { errorText } from "../common/errors.ts";
+import { PacketQueue } from "../common/packet_queue.ts";
 
 export interface UdpServer {
   readonly addr: Deno.NetAddr;
@@ -60,9 +61,7 @@ export function serveUdp(
 }
 
 class ClientSession implements PacketConn {
-  private readonly queue: Uint8Array[] = [];
-  private waiter?: () => void;
-  private closed = false;
+  private readonly queue = new PacketQueue<Uint8Array>();
 
   constructor(
     private readonly socket: Deno.DatagramConn,
@@ -72,31 +71,21 @@ class ClientSession implements PacketConn {
   ) {}
 
   push(data: Uint8Array): void {
-    if (this.closed || this.queue.length >= 1024) return;
     this.queue.push(data);
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
   }
 
   async readPacket(): Promise<Packet | null> {
-    while (this.queue.length === 0) {
-      if (this.closed) return null;
-      await new Promise<void>((r) => (this.waiter = r));
-    }
-    return { data: this.queue.shift()!, addr: this.destination };
+    const data = await this.queue.shift();
+    return data && { data, addr: this.destination };
   }
 
   async writePacket(data: Uint8Array): Promise<void> {
-    if (!this.closed) await this.socket.send(data, this.client);
+    if (!this.queue.closed) await this.socket.send(data, this.client);
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.queue.closed) return;
+    this.queue.close();
     this.onClose();
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.();
   }
 }
