@@ -16,6 +16,8 @@ export interface OutboundContext {
   dialer: Dialer;
   /** Looks up another outbound by tag (groups); built ones only. */
   outbound(tag: string): Outbound | undefined;
+  /** Resolves a name the way the engine does (protocols that must send an address, e.g. SOCKS4). */
+  lookup(name: string): Promise<string[]>;
 }
 
 // deno-lint-ignore no-explicit-any

@@ -71,6 +71,7 @@ export class Engine {
 
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
     const outboundByTag = (tag: string) => this.outbounds.get(tag);
+    const lookup = (name: string) => resolver.lookup(name, "ipv4_only");
     model.outbounds.forEach((o, i) => {
       const path = `/outbounds/${i}`;
       const factory = protocols.outbounds.get(o.type);
@@ -78,7 +79,7 @@ export class Engine {
       try {
         const logger = this.logger.child(`outbound/${o.type}[${o.tag}]`);
         const dialer = dialerFor(o as never, path, model.route, resolver, outboundByTag, warn);
-        this.outbounds.set(o.tag, factory(o, { logger, dialer, outbound: outboundByTag }));
+        this.outbounds.set(o.tag, factory(o, { logger, dialer, outbound: outboundByTag, lookup }));
       } catch (e) {
         fail(path, e);
       }
@@ -89,7 +90,7 @@ export class Engine {
       const dialer = dialerFor({}, "/outbounds", model.route, resolver, outboundByTag, warn);
       this.outbounds.set(
         "direct",
-        new DirectOutbound({ tag: "direct" }, { logger, dialer, outbound: outboundByTag }),
+        new DirectOutbound({ tag: "direct" }, { logger, dialer, outbound: outboundByTag, lookup }),
       );
     }
 

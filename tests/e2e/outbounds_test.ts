@@ -82,6 +82,14 @@ Deno.test("socks outbound version 4 through dante", async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, HELLO);
   assert.ok(danteServed(dante.log(), o.port), dante.log());
+  // A name is resolved by svc first: SOCKS4 carries only an IPv4 address.
+  const named = await curl([
+    "-x",
+    `socks5h://127.0.0.1:${inboundPort(svc, "in")}`,
+    `http://localhost:${o.port}/hello`,
+  ]);
+  assert.equal(named.code, 0, named.stderr);
+  assert.equal(named.stdout, HELLO);
   // SOCKS4 has no UDP: the outbound refuses UDP rather than pretending.
   using client = await Socks5UdpClient.open({ host: "127.0.0.1", port: inboundPort(svc, "in") });
   await client.send({ host: "127.0.0.1", port: o.port }, "x");

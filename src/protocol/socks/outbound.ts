@@ -11,6 +11,7 @@ import type {
   PacketConn,
 } from "../../adapter/mod.ts";
 import { DialError } from "../../common/errors.ts";
+import { isIpLiteral } from "../../adapter/mod.ts";
 import { socksHandshake } from "./client.ts";
 import { CMD_CONNECT, CMD_UDP_ASSOCIATE, decodeUdpDatagram, encodeUdpDatagram } from "./wire.ts";
 
@@ -31,8 +32,10 @@ export class SocksOutbound implements Outbound {
   readonly networks: readonly Network[];
   readonly dependencies: readonly string[];
   private readonly dialer: Dialer;
+  private readonly lookup: (name: string) => Promise<string[]>;
 
   constructor(private readonly options: SocksOutboundOptions, ctx: OutboundContext) {
+    this.lookup = ctx.lookup;
     this.tag = options.tag;
     const n = options.network === undefined ? ["tcp", "udp"] : [options.network].flat();
     this.networks = (options.version === "5" ? n : n.filter((x) => x === "tcp")) as Network[];
@@ -45,6 +48,12 @@ export class SocksOutbound implements Outbound {
   }
 
   async dial(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
+    if (this.options.version === "4" && !isIpLiteral(destination.host)) {
+      // SOCKS4 carries only an IPv4 address: resolve here, as curl's socks4:// does.
+      const [ip] = await this.lookup(destination.host);
+      if (!ip) throw new DialError(`No IPv4 address for "${destination.host}" (SOCKS4 needs one)`);
+      destination = { host: ip, port: destination.port };
+    }
     const raw = await this.dialer.dial(this.server, metadata, signal);
     try {
       return (await socksHandshake(raw, CMD_CONNECT, destination, this.options)).conn;
