@@ -1,0 +1,165 @@
+/**
+ * The DNS router: walks `dns.rules` for each query (the first matching final action decides),
+ * with `evaluate` responses kept for later `match_response` rules, `race` rules matched while
+ * responses are still coming (the first to match decides; other actions wait until no earlier
+ * race rule matched) and `speculative` queries sent early. `exchange` answers clients' queries
+ * (with `client_strategy`), `lookup` the engine's own. Not wired into the engine yet.
+ */
+import type { Metadata } from "../adapter/metadata.ts";
+import { ConfigError, DnsError } from "../common/errors.ts";
+import type { DnsModel } from "../config/model/dns.ts";
+import { DnsCache } from "./cache.ts";
+import {
+  answerAddresses,
+  buildQuery,
+  buildResponse,
+  parseClientSubnet,
+  questionOf,
+  RCODE,
+  TYPE,
+  type WireQuestion,
+} from "./message.ts";
+import { type CompiledDnsRule, compileDnsRules, type QueryOptions } from "./rules.ts";
+import type { DnsTransport } from "./transport.ts";
+import { type Clock, SYSTEM_CLOCK, Upstream } from "./upstream.ts";
+import { Walk } from "./walk.ts";
+
+export type Strategy = DnsModel["strategy"];
+
+export interface DnsClientOptions {
+  dns: Pick<
+    DnsModel,
+    | "rules"
+    | "final"
+    | "strategy"
+    | "timeout"
+    | "disable_cache"
+    | "disable_expire"
+    | "cache_capacity"
+    | "optimistic"
+    | "client_subnet"
+    | "client_strategy"
+  >;
+  transports: readonly DnsTransport[];
+  clock?: Clock;
+  randomId?: () => number;
+}
+
+function defaultMeta(name: string): Metadata {
+  return {
+    inbound: "",
+    inboundType: "",
+    network: "udp",
+    source: { host: "0.0.0.0", port: 0 },
+    destination: { host: name, port: 53 },
+  };
+}
+
+/** Whether `strategy` leaves out the family that `type` asks for. */
+export function familyExcluded(strategy: Strategy | undefined, type: number): boolean {
+  return (strategy === "ipv4_only" && type === TYPE.AAAA) || (strategy === "ipv6_only" && type === TYPE.A);
+}
+
+export class DnsClient {
+  readonly #rules: CompiledDnsRule[];
+  readonly #final: string;
+  readonly #dns: DnsClientOptions["dns"];
+  readonly #upstream: Upstream;
+  readonly #transports: readonly DnsTransport[];
+
+  constructor(options: DnsClientOptions) {
+    const { dns, transports } = options;
+    this.#dns = dns;
+    this.#transports = transports;
+    const tags = new Set(transports.map((t) => t.tag));
+    const final = dns.final ?? transports[0]?.tag;
+    if (final === undefined) {
+      throw new ConfigError("/dns/servers", "the DNS router needs at least one server");
+    }
+    if (!tags.has(final)) throw new ConfigError("/dns/final", `unknown DNS server "${final}"`);
+    this.#final = final;
+    this.#rules = compileDnsRules(dns.rules, tags);
+    let clientSubnet;
+    if (dns.client_subnet !== undefined) {
+      clientSubnet = parseClientSubnet(dns.client_subnet);
+      if (!clientSubnet) {
+        throw new ConfigError("/dns/client_subnet", `invalid client subnet "${dns.client_subnet}"`);
+      }
+    }
+    const clock = options.clock ?? SYSTEM_CLOCK;
+    this.#upstream = new Upstream({
+      transports: new Map(transports.map((t) => [t.tag, t])),
+      cache: dns.disable_cache ? undefined : new DnsCache({
+        capacity: dns.cache_capacity,
+        disableExpire: dns.disable_expire,
+        optimistic: dns.optimistic,
+        now: clock.now,
+      }),
+      timeout: dns.timeout,
+      clientSubnet,
+      clock,
+      randomId: options.randomId ?? (() => crypto.getRandomValues(new Uint16Array(1))[0]),
+    });
+  }
+
+  /** Answers a client's query (wire form; the response carries its id). Rejects with DnsError when no server answered. */
+  exchange(query: Uint8Array, meta?: Metadata): Promise<Uint8Array> {
+    const q = questionOf(query);
+    if (!q) return Promise.reject(new DnsError("DNS query has no question"));
+    if (familyExcluded(this.#dns.client_strategy, q.type)) {
+      return Promise.resolve(buildResponse(query, RCODE.NOERROR));
+    }
+    return this.#route(query, q, meta, this.#dns.strategy);
+  }
+
+  /** The engine's own lookup: addresses of `name`, ordered and filtered by `strategy` (dns.strategy by default). */
+  async lookup(name: string, strategy: Strategy = this.#dns.strategy, meta?: Metadata): Promise<string[]> {
+    const types = strategy === "ipv4_only"
+      ? ["A"]
+      : strategy === "ipv6_only"
+      ? ["AAAA"]
+      : strategy === "prefer_ipv6"
+      ? ["AAAA", "A"]
+      : ["A", "AAAA"];
+    const results = await Promise.allSettled(types.map((type) => {
+      const query = buildQuery(name, type);
+      return this.#route(query, questionOf(query)!, meta, strategy);
+    }));
+    const addresses: string[] = [];
+    let error: unknown;
+    for (const r of results) {
+      if (r.status === "fulfilled") addresses.push(...answerAddresses(r.value));
+      else error ??= r.reason;
+    }
+    if (addresses.length > 0) return addresses;
+    if (error) throw error;
+    throw new DnsError(`Lookup "${name}": no addresses`);
+  }
+
+  #route(
+    query: Uint8Array,
+    q: WireQuestion,
+    meta: Metadata | undefined,
+    strategy: Strategy,
+  ): Promise<Uint8Array> {
+    const base = meta ?? defaultMeta(q.name);
+    const walk = new Walk({
+      rules: this.#rules,
+      final: this.#final,
+      query,
+      meta: { ...base, sniffedDomain: undefined, destination: { host: q.name, port: base.destination.port } },
+      queryType: q.type,
+      send: (server, opts: QueryOptions, signal) => {
+        if (familyExcluded(opts.strategy ?? strategy, q.type)) {
+          return Promise.resolve(buildResponse(query, RCODE.NOERROR));
+        }
+        return this.#upstream.exchange(server, query, q, opts, signal);
+      },
+    });
+    return walk.run();
+  }
+
+  close(): void {
+    for (const t of this.#transports) t.close();
+  }
+}
