@@ -10,3 +10,4 @@ export type {
   OutboundFactory,
   Registry,
 } from "./registry.ts";
+export type { DnsService, DomainStrategy } from "./dns.ts";

@@ -15,6 +15,7 @@ import { ruleText } from "../route/rule_text.ts";
 import { compileRule } from "../route/rules/mod.ts";
 import { Tracker } from "../tracker/mod.ts";
 import { dialerFor } from "./dialer.ts";
+import { buildDns, type BuiltDns } from "./dns.ts";
 import { checkListenFields } from "./listen_fields.ts";
 import { builtinProtocols } from "./registry.ts";
 
@@ -38,6 +39,7 @@ export class Engine {
   /** What the configuration asks for that runs differently here; logged at start, printed by check. */
   readonly warnings: string[] = [];
   private readonly closeLog?: () => void;
+  private readonly dns?: BuiltDns;
   private readonly stopWithinMs: number;
 
   private constructor(readonly model: Model, opts: EngineOptions) {
@@ -53,7 +55,8 @@ export class Engine {
       sink,
     });
     this.stopWithinMs = opts.stopWithinMs ?? 2000;
-    const resolver = opts.resolver ?? new SystemResolver();
+    // DNS servers dial with the system resolver for their own names (no bootstrap loop).
+    const systemResolver = opts.resolver ?? new SystemResolver();
     const protocols = builtinProtocols();
     const errors: ConfigError[] = [];
     const fail = (path: string, e: unknown) => {
@@ -63,14 +66,18 @@ export class Engine {
     };
 
     const warn = (message: string) => void this.warnings.push(message);
-    if (model.dns.servers.length > 0) {
-      warn(
-        "/dns/servers: DNS servers are not used yet: names are resolved by the system resolver until the DNS subsystem lands",
-      );
-    }
+    const outboundByTag = (tag: string) => this.outbounds.get(tag);
+
+    const dns = buildDns(
+      model,
+      (fields, path) => dialerFor(fields as never, path, model.route, systemResolver, outboundByTag, warn),
+      fail,
+    );
+    this.dns = dns;
+    // With servers configured the engine's own lookups go through them; else the system resolver.
+    const resolver: Resolver = dns && model.dns.servers.length > 0 ? dns.service : systemResolver;
 
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
-    const outboundByTag = (tag: string) => this.outbounds.get(tag);
     const lookup = (name: string) => resolver.lookup(name, "ipv4_only");
     model.outbounds.forEach((o, i) => {
       const path = `/outbounds/${i}`;
@@ -98,12 +105,6 @@ export class Engine {
     model.route.rules.forEach((r, i) => {
       const path = `/route/rules/${i}`;
       try {
-        if (r.action === "hijack-dns") {
-          throw new ConfigError(
-            `${path}/action`,
-            'route action "hijack-dns" needs the DNS subsystem, which is not built yet',
-          );
-        }
         rules.push({
           index: i,
           matcher: compileRule(r as never, { path }),
@@ -121,6 +122,8 @@ export class Engine {
       final: model.route.final ?? this.outbounds.keys().next().value ?? "direct",
       tracker: this.tracker,
       resolver,
+      dns: dns?.service ??
+        { exchange: () => Promise.resolve(new Uint8Array(0)), lookup: (n) => resolver.lookup(n) },
       logger: this.logger.child("router"),
     });
 
@@ -184,6 +187,7 @@ export class Engine {
       this.tracker.closeAll();
       await this.tracker.whenEmpty();
       await Promise.allSettled([...this.outbounds.values()].map((o) => o.close?.()));
+      this.dns?.close();
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((r) => (timer = setTimeout(r, this.stopWithinMs)));

@@ -35,7 +35,8 @@ export interface CompiledRule {
 
 export type Decision =
   | { kind: "route"; outbound: string | undefined; rule: string }
-  | { kind: "reject"; method: string; rule: string };
+  | { kind: "reject"; method: string; rule: string }
+  | { kind: "hijack-dns"; rule: string };
 
 /** What the caller can sniff from: called with the sniffers to try and the timeout. */
 export type Sniffer = (
@@ -74,8 +75,10 @@ export async function decide(metadata: Metadata, ctx: DecideContext): Promise<De
         return { kind: "route", outbound: a.outbound, rule: rule.text };
       case "reject":
         return { kind: "reject", method: a.method ?? "default", rule: rule.text };
+      case "hijack-dns":
+        return { kind: "hijack-dns", rule: rule.text };
       default:
-        // hijack-dns is refused when the engine is built until the DNS subsystem exists.
+        // Validation admits no other action; refuse rather than guess.
         return { kind: "reject", method: "default", rule: rule.text };
     }
   }

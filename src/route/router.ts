@@ -2,7 +2,15 @@
  * The router: decides an outbound for each connection with the ordered rules, dials it, relays,
  * and keeps the connection in the tracker for its whole life.
  */
-import type { Conn, ConnectionHandler, Metadata, Outbound, Packet, PacketConn } from "../adapter/mod.ts";
+import type {
+  Conn,
+  ConnectionHandler,
+  DnsService,
+  Metadata,
+  Outbound,
+  Packet,
+  PacketConn,
+} from "../adapter/mod.ts";
 import { isHandshakeConn } from "../adapter/mod.ts";
 import { joinHostPort } from "../common/address.ts";
 import { errorText, SvcError } from "../common/errors.ts";
@@ -14,6 +22,7 @@ import type { TrackedConnection, Tracker } from "../tracker/mod.ts";
 import { type CompiledRule, decide, type Decision, type Sniffer } from "./decide.ts";
 import { sniffPackets, sniffStream } from "./sniff/mod.ts";
 import { relayPackets } from "./packet_relay.ts";
+import { hijackPackets, hijackStream } from "./dns_hijack.ts";
 
 export interface RouterOptions {
   rules: readonly CompiledRule[];
@@ -22,6 +31,8 @@ export interface RouterOptions {
   final: string;
   tracker: Tracker;
   resolver: Resolver;
+  /** Answers hijacked DNS queries. */
+  dns: DnsService;
   logger: Logger;
 }
 
@@ -37,6 +48,17 @@ const DEFAULT_UDP_TIMEOUT = 300_000;
 
 export class Router implements ConnectionHandler {
   constructor(private readonly o: RouterOptions) {}
+
+  /** Hijacked DNS is tracked like any connection, with "dns" as its outbound. */
+  private async hijack(metadata: Metadata, rule: string, close: () => void, serve: () => Promise<void>) {
+    const tracked = this.o.tracker.add({ metadata, outbound: "dns", rule, close });
+    this.log(metadata, `hijacked by ${rule}`, tracked);
+    try {
+      await serve();
+    } finally {
+      this.o.tracker.remove(tracked);
+    }
+  }
 
   private outboundFor(d: Decision & { kind: "route" }): Outbound {
     return this.o.outbounds.get(d.outbound ?? this.o.final)!;
@@ -57,6 +79,15 @@ export class Router implements ConnectionHandler {
     };
     const decision = await decide(metadata, { ...this.ctx(), sniff });
     const client: Conn = buffered ?? conn;
+    if (decision.kind === "hijack-dns") {
+      if (isHandshakeConn(conn)) await conn.handshakeSuccess();
+      return await this.hijack(
+        metadata,
+        decision.rule,
+        () => closeQuietly(client),
+        () => hijackStream(client, this.o.dns, metadata),
+      );
+    }
     if (decision.kind === "reject") {
       this.log(metadata, `rejected by ${decision.rule}`);
       if (decision.method !== "drop" && isHandshakeConn(conn)) {
@@ -101,7 +132,8 @@ export class Router implements ConnectionHandler {
       return Promise.resolve(out?.kind === "found" ? out.result : undefined);
     };
     const decision = await decide(metadata, { ...this.ctx(), sniff });
-    if (decision.kind === "reject") {
+    if (decision.kind !== "route") {
+      // Forwarded HTTP carries no DNS: a hijack here refuses like a reject.
       this.log(metadata, `rejected by ${decision.rule}`);
       return null;
     }
@@ -147,6 +179,15 @@ export class Router implements ConnectionHandler {
     if (decision.kind === "reject") {
       this.log(metadata, `rejected by ${decision.rule}`);
       return conn.close();
+    }
+    if (decision.kind === "hijack-dns") {
+      const idle = metadata.udpTimeoutMs ?? PROTOCOL_UDP_TIMEOUT.dns;
+      return await this.hijack(
+        metadata,
+        decision.rule,
+        () => conn.close(),
+        () => hijackPackets(conn, queued, this.o.dns, metadata, idle),
+      );
     }
     const timeout = metadata.udpTimeoutMs ??
       (metadata.protocol ? PROTOCOL_UDP_TIMEOUT[metadata.protocol] : undefined) ?? udpTimeout ??

@@ -45,7 +45,7 @@ Deno.test("route defaults apply to outbounds that set none: default_mark is refu
   ]);
 });
 
-Deno.test("engine refuses hijack-dns and conditions the runtime lacks, with the rule's path", () => {
+Deno.test("engine refuses conditions the runtime lacks, with the rule's path", () => {
   const errors = buildErrors({
     outbounds: [{ type: "direct", tag: "d" }],
     route: {
@@ -55,21 +55,22 @@ Deno.test("engine refuses hijack-dns and conditions the runtime lacks, with the 
       ],
     },
   });
-  assert.equal(errors.length, 2);
-  assert.equal(
-    errors[0],
-    '/route/rules/0/action: route action "hijack-dns" needs the DNS subsystem, which is not built yet',
-  );
-  assert.match(errors[1], /^\/route\/rules\/1.*route rule condition "process_name" is not supported yet/);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /^\/route\/rules\/1.*route rule condition "process_name" is not supported yet/);
 });
 
-Deno.test("engine warnings: TCP Fast Open, reuse_addr, unused DNS servers; none for a plain config", () => {
+Deno.test("engine refuses DNS server types it cannot build, naming the server", () => {
+  const errors = buildErrors({ dns: { servers: [{ type: "h3", tag: "h", server: "127.0.0.1" }] } });
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /^\/dns\/servers\/0\/type: DNS server "h": type "h3" .* not implemented yet/);
+});
+
+Deno.test("engine warnings: TCP Fast Open, reuse_addr; none for a plain config", () => {
   const e = build({
     dns: { servers: [{ type: "udp", tag: "u", server: "127.0.0.1" }] },
     outbounds: [{ type: "direct", tag: "d", tcp_fast_open: true, reuse_addr: true }],
   });
   assert.deepEqual(e.warnings, [
-    "/dns/servers: DNS servers are not used yet: names are resolved by the system resolver until the DNS subsystem lands",
     "/outbounds/0/tcp_fast_open: TCP Fast Open is not available through Deno; connections use a normal handshake",
     "/outbounds/0/reuse_addr: has no effect on outgoing sockets through Deno; ignored",
   ]);

@@ -162,3 +162,28 @@ export async function startSquid(): Promise<Peer> {
   );
   return await spawnPeer(bin, ["-N", "-f", conf], port, dir, "access.log");
 }
+
+/** dnsmasq answering `test.lan` names on loopback (PEERS.md), UDP and TCP on one port. */
+export async function startDnsmasq(): Promise<Peer> {
+  const bin = need("dnsmasq");
+  const port = freePort();
+  const dir = await peerDir("dnsmasq");
+  const conf = `${dir}/dnsmasq.conf`;
+  await Deno.writeTextFile(
+    conf,
+    [
+      `port=${port}`,
+      "listen-address=127.0.0.1",
+      "bind-interfaces",
+      "no-resolv",
+      "no-hosts",
+      "user=root",
+      `pid-file=${dir}/dnsmasq.pid`,
+      "address=/test.lan/127.0.0.1",
+      "address=/test.lan/::1",
+      'txt-record=txt.test.lan,"hello dns"',
+      "",
+    ].join("\n"),
+  );
+  return await spawnPeer(bin, ["-k", `--conf-file=${conf}`], port, dir);
+}

@@ -26,6 +26,11 @@ export class DirectInbound implements Inbound {
     this.tag = options.tag;
   }
 
+  /** Where it listens once started (TCP, and UDP on the same port). */
+  get address(): Deno.NetAddr | undefined {
+    return this.tcp?.addr ?? this.udp?.addr;
+  }
+
   private target(local: Address): Address {
     return {
       host: this.options.override_address ?? local.host,

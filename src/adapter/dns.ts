@@ -1,0 +1,11 @@
+/** What the router and dialers ask of the DNS subsystem (the engine supplies it). */
+import type { Metadata } from "./metadata.ts";
+
+export type DomainStrategy = "prefer_ipv4" | "prefer_ipv6" | "ipv4_only" | "ipv6_only";
+
+export interface DnsService {
+  /** Answers a client's query (wire form) under the DNS rules; never rejects: failures answer SERVFAIL. */
+  exchange(query: Uint8Array, metadata?: Metadata): Promise<Uint8Array>;
+  /** The engine's own lookup of a name (dialing, the `resolve` action). */
+  lookup(name: string, strategy?: DomainStrategy, metadata?: Metadata): Promise<string[]>;
+}

@@ -1,0 +1,60 @@
+/**
+ * The `hijack-dns` action and the engine's own lookups through configured DNS servers, with real
+ * clients (dig over UDP and TCP, curl) and a real upstream (dnsmasq).
+ */
+import assert from "node:assert/strict";
+import { curl, startEngine } from "../support/engine.ts";
+import { inboundPort } from "../support/e2e.ts";
+import { startOrigin } from "../support/origin.ts";
+import { startDnsmasq } from "../support/peers.ts";
+
+async function dig(port: number, name: string, extra: string[] = []): Promise<string> {
+  const out = await new Deno.Command("dig", {
+    args: [`@127.0.0.1`, "-p", String(port), name, "+short", "+time=3", "+tries=1", ...extra],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+function config(upstreamPort: number) {
+  return {
+    log: { level: "info" },
+    dns: { servers: [{ type: "udp", tag: "lan", server: "127.0.0.1", server_port: upstreamPort }] },
+    inbounds: [
+      // A DNS listener: a port forward whose traffic the router hijacks to the DNS subsystem.
+      { type: "direct", tag: "dns-in", listen_port: 0, override_address: "192.0.2.53", override_port: 53 },
+      { type: "mixed", tag: "mixed-in", listen_port: 0 },
+    ],
+    outbounds: [{ type: "direct", tag: "direct" }],
+    route: { rules: [{ inbound: "dns-in", action: "hijack-dns" }] },
+  };
+}
+
+Deno.test("hijack-dns answers dig over UDP and TCP from the configured server", async () => {
+  await using dnsmasq = await startDnsmasq();
+  await using svc = await startEngine(config(dnsmasq.port));
+  const port = inboundPort(svc, "dns-in");
+  assert.equal(await dig(port, "a.test.lan"), "127.0.0.1");
+  assert.equal(await dig(port, "a.test.lan", ["AAAA"]), "::1");
+  assert.equal(await dig(port, "txt.test.lan", ["TXT", "+tcp"]), '"hello dns"');
+  assert.ok(svc.logs.some((l) => /hijacked by inbound=dns-in => hijack-dns/.test(l)), svc.logs.join(""));
+});
+
+Deno.test("the engine resolves names it dials through the configured DNS servers", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const origin = startOrigin();
+  try {
+    await using svc = await startEngine(config(dnsmasq.port));
+    // "origin.test.lan" exists only in dnsmasq, not in /etc/hosts.
+    const r = await curl([
+      "-x",
+      `socks5h://127.0.0.1:${inboundPort(svc, "mixed-in")}`,
+      `http://origin.test.lan:${origin.port}/hello`,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "hello from origin\n");
+  } finally {
+    await origin.close();
+  }
+});
