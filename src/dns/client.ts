@@ -66,11 +66,13 @@ export class DnsClient {
   readonly #dns: DnsClientOptions["dns"];
   readonly #upstream: Upstream;
   readonly #transports: readonly DnsTransport[];
+  readonly #fake: Set<string>;
 
   constructor(options: DnsClientOptions) {
     const { dns, transports } = options;
     this.#dns = dns;
     this.#transports = transports;
+    this.#fake = new Set(transports.filter((t) => t.type === "fakeip").map((t) => t.tag));
     const tags = new Set(transports.map((t) => t.tag));
     const final = dns.final ?? transports[0]?.tag;
     if (final === undefined) {
@@ -123,7 +125,7 @@ export class DnsClient {
       : ["A", "AAAA"];
     const results = await Promise.allSettled(types.map((type) => {
       const query = buildQuery(name, type);
-      return this.#route(query, questionOf(query)!, meta, strategy);
+      return this.#route(query, questionOf(query)!, meta, strategy, true);
     }));
     const addresses: string[] = [];
     let error: unknown;
@@ -141,11 +143,15 @@ export class DnsClient {
     q: WireQuestion,
     meta: Metadata | undefined,
     strategy: Strategy,
+    internal = false,
   ): Promise<Uint8Array> {
     const base = meta ?? defaultMeta(q.name);
+    // The engine's own lookups never take fake addresses: they must reach the real host.
+    const skipServer = internal ? (tag: string) => this.#fake.has(tag) : undefined;
     const walk = new Walk({
       rules: this.#rules,
-      final: this.#final,
+      skipServer,
+      final: internal && this.#fake.has(this.#final) ? this.#realFinal() : this.#final,
       query,
       meta: { ...base, sniffedDomain: undefined, destination: { host: q.name, port: base.destination.port } },
       queryType: q.type,
@@ -157,6 +163,13 @@ export class DnsClient {
       },
     });
     return walk.run();
+  }
+
+  /** For the engine's own lookups when `final` is a fake-IP server: the first real server. */
+  #realFinal(): string {
+    const real = this.#transports.find((t) => !this.#fake.has(t.tag));
+    if (!real) throw new DnsError("No DNS server but fake-IP ones: the engine cannot resolve real addresses");
+    return real.tag;
   }
 
   close(): void {

@@ -26,6 +26,8 @@ export interface WalkOptions {
   meta: Metadata;
   queryType: number;
   send(server: string, options: QueryOptions, signal: AbortSignal): Promise<Uint8Array>;
+  /** Servers this walk may not use (fake-IP servers for the engine's own lookups): their rules are skipped. */
+  skipServer?(server: string): boolean;
 }
 
 const DECIDED = Symbol("decided");
@@ -59,6 +61,7 @@ export class Walk {
   async #walk(): Promise<void> {
     for (const rule of this.#o.rules) {
       if (this.#decided) return;
+      if (rule.server !== undefined && this.#o.skipServer?.(rule.server)) continue;
       const reads = this.#reads(rule);
       if (rule.race) {
         this.#pendingRace.push(

@@ -7,7 +7,10 @@ import type { Dialer, DnsService, DomainStrategy, Metadata } from "../adapter/mo
 import type { Model } from "../config/mod.ts";
 import { ConfigError, errorText } from "../common/errors.ts";
 import { DnsClient } from "../dns/client.ts";
-import { buildResponse, RCODE } from "../dns/message.ts";
+import { answerAddresses, buildResponse, questionOf, RCODE } from "../dns/message.ts";
+import { FakeIpPool } from "../dns/fakeip.ts";
+import { ReverseMap } from "../dns/reverse_map.ts";
+import { FakeIpTransport } from "../dns/servers/fakeip.ts";
 import { createTransport, type DnsTransport, LocalTransport } from "../dns/servers/mod.ts";
 
 export interface BuiltDns {
@@ -22,9 +25,18 @@ export function buildDns(
 ): BuiltDns | undefined {
   const transports: DnsTransport[] = [];
   const byTag = new Map<string, DnsTransport>();
+  const pools: FakeIpPool[] = [];
   model.dns.servers.forEach((server, i) => {
     const path = `/dns/servers/${i}`;
     try {
+      if (server.type === "fakeip") {
+        const pool = new FakeIpPool({ inet4Range: server.inet4_range, inet6Range: server.inet6_range }, path);
+        pools.push(pool);
+        const t = new FakeIpTransport(server.tag, pool);
+        transports.push(t);
+        byTag.set(t.tag, t);
+        return;
+      }
       const t = createTransport(server as never, {
         dialer: dialerFor(server, path),
         transports: (tag) => byTag.get(tag),
@@ -47,10 +59,16 @@ export function buildDns(
     fail("/dns", e);
     return undefined;
   }
+  const reverse = model.dns.reverse_mapping ? new ReverseMap() : undefined;
+  const remember = (answer: Uint8Array) => {
+    const q = questionOf(answer);
+    if (q && reverse) reverse.remember(q.name, answerAddresses(answer));
+    return answer;
+  };
   return {
     service: {
       exchange: (query: Uint8Array, metadata?: Metadata) =>
-        client.exchange(query, metadata).catch(() => {
+        client.exchange(query, metadata).then(remember, () => {
           try {
             return buildResponse(query, RCODE.SERVFAIL);
           } catch {
@@ -59,6 +77,14 @@ export function buildDns(
         }),
       lookup: (name: string, strategy?: DomainStrategy, metadata?: Metadata) =>
         client.lookup(name, strategy, metadata),
+      domainOf: (address: string) => {
+        for (const pool of pools) {
+          const domain = pool.nameOf(address);
+          if (domain) return { domain, fake: true };
+        }
+        const domain = reverse?.nameOf(address);
+        return domain ? { domain, fake: false } : undefined;
+      },
     },
     close: () => client.close(),
   };

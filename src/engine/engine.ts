@@ -122,8 +122,12 @@ export class Engine {
       final: model.route.final ?? this.outbounds.keys().next().value ?? "direct",
       tracker: this.tracker,
       resolver,
-      dns: dns?.service ??
-        { exchange: () => Promise.resolve(new Uint8Array(0)), lookup: (n) => resolver.lookup(n) },
+      // Only when building failed (errors are thrown below): a stand-in that answers nothing.
+      dns: dns?.service ?? {
+        exchange: () => Promise.resolve(new Uint8Array(0)),
+        lookup: (n) => resolver.lookup(n),
+        domainOf: () => undefined,
+      },
       logger: this.logger.child("router"),
     });
 

@@ -64,7 +64,20 @@ export class Router implements ConnectionHandler {
     return this.o.outbounds.get(d.outbound ?? this.o.final)!;
   }
 
+  /** A fake IP becomes its name (dialed by name); a reverse-mapped address lends rules its name. */
+  private mapAddress(m: Metadata): void {
+    const found = this.o.dns.domainOf(m.destination.host);
+    if (!found) return;
+    if (found.fake) {
+      m.originalDestination ??= { ...m.destination };
+      m.destination = { host: found.domain, port: m.destination.port };
+    } else {
+      m.sniffedDomain ??= found.domain;
+    }
+  }
+
   async routeConnection(conn: Conn, metadata: Metadata): Promise<void> {
+    this.mapAddress(metadata);
     let buffered: BufferedConn | undefined;
     const sniff: Sniffer = async (allowed, timeoutMs) => {
       buffered ??= new BufferedConn(conn);
@@ -127,6 +140,7 @@ export class Router implements ConnectionHandler {
   }
 
   async dialConnection(metadata: Metadata, initial?: Uint8Array): Promise<Conn | null> {
+    this.mapAddress(metadata);
     const sniff: Sniffer = (allowed) => {
       const out = initial ? sniffStream(initial, allowed) : undefined;
       return Promise.resolve(out?.kind === "found" ? out.result : undefined);
@@ -161,6 +175,7 @@ export class Router implements ConnectionHandler {
     const first = await withIdle(conn.readPacket(), idle);
     if (!first) return conn.close();
     metadata.destination = first.addr;
+    this.mapAddress(metadata);
     const queued: Packet[] = [first];
     const sniff: Sniffer = async (allowed, timeoutMs) => {
       const deadline = Date.now() + timeoutMs;

@@ -58,3 +58,57 @@ Deno.test("the engine resolves names it dials through the configured DNS servers
     await origin.close();
   }
 });
+
+Deno.test("fakeip: a client gets a fake address; connecting to it reaches the real host by name", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const origin = startOrigin();
+  try {
+    const c = config(dnsmasq.port);
+    await using svc = await startEngine({
+      ...c,
+      dns: {
+        servers: [
+          { type: "fakeip", tag: "fake", inet4_range: "198.18.0.0/15", inet6_range: "fc00::/18" },
+          ...c.dns.servers,
+        ],
+        rules: [{ query_type: ["A", "AAAA"], server: "fake" }],
+        final: "lan",
+      },
+    });
+    const fake = await dig(inboundPort(svc, "dns-in"), "origin.test.lan");
+    assert.match(fake, /^198\.1[89]\.\d+\.\d+$/);
+    // socks5 (not socks5h): curl sends the fake address; svc dials origin.test.lan via dnsmasq.
+    const r = await curl([
+      "-x",
+      `socks5://127.0.0.1:${inboundPort(svc, "mixed-in")}`,
+      `http://${fake}:${origin.port}/hello`,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "hello from origin\n");
+    const conn = svc.logs.find((l) => l.includes(`-> origin.test.lan:${origin.port}`));
+    assert.ok(conn, svc.logs.join(""));
+  } finally {
+    await origin.close();
+  }
+});
+
+Deno.test("reverse_mapping: an address from an answer matches domain rules", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const origin = startOrigin();
+  try {
+    const c = config(dnsmasq.port);
+    await using svc = await startEngine({
+      ...c,
+      dns: { ...c.dns, reverse_mapping: true },
+      route: { rules: [...c.route.rules, { domain: ["blocked.test.lan"], action: "reject" }] },
+    });
+    const url = `http://127.0.0.1:${origin.port}/hello`;
+    const proxy = `socks5://127.0.0.1:${inboundPort(svc, "mixed-in")}`;
+    assert.equal((await curl(["-x", proxy, url])).code, 0, "before any answer the address has no name");
+    assert.equal(await dig(inboundPort(svc, "dns-in"), "blocked.test.lan"), "127.0.0.1");
+    const after = await curl(["-x", proxy, url]);
+    assert.notEqual(after.code, 0, "after the answer 127.0.0.1 is blocked.test.lan and rejected");
+  } finally {
+    await origin.close();
+  }
+});
