@@ -7,7 +7,7 @@ export interface DnsService {
   /** Answers a client's query (wire form) under the DNS rules; never rejects: failures answer SERVFAIL. */
   exchange(query: Uint8Array, metadata?: Metadata): Promise<Uint8Array>;
   /** The engine's own lookup of a name (dialing, the `resolve` action). */
-  lookup(name: string, strategy?: DomainStrategy, metadata?: Metadata): Promise<string[]>;
+  lookup(name: string, strategy?: DomainStrategy, metadata?: Metadata, server?: string): Promise<string[]>;
   /**
    * The name an address stands for: a fake IP handed out by a `fakeip` server (`fake`: the
    * connection must be dialed by name), or an address seen in an answer (`reverse_mapping`).

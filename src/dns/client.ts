@@ -115,7 +115,13 @@ export class DnsClient {
   }
 
   /** The engine's own lookup: addresses of `name`, ordered and filtered by `strategy` (dns.strategy by default). */
-  async lookup(name: string, strategy: Strategy = this.#dns.strategy, meta?: Metadata): Promise<string[]> {
+  async lookup(
+    name: string,
+    strategy: Strategy = this.#dns.strategy,
+    meta?: Metadata,
+    /** A server to ask directly, past the rules (`domain_resolver`, the `resolve` action's `server`). */
+    server?: string,
+  ): Promise<string[]> {
     const types = strategy === "ipv4_only"
       ? ["A"]
       : strategy === "ipv6_only"
@@ -125,7 +131,11 @@ export class DnsClient {
       : ["A", "AAAA"];
     const results = await Promise.allSettled(types.map((type) => {
       const query = buildQuery(name, type);
-      return this.#route(query, questionOf(query)!, meta, strategy, true);
+      const q = questionOf(query)!;
+      if (server !== undefined) {
+        return this.#upstream.exchange(server, query, q, {}, new AbortController().signal);
+      }
+      return this.#route(query, q, meta, strategy, true);
     }));
     const addresses: string[] = [];
     let error: unknown;

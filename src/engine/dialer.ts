@@ -67,6 +67,7 @@ export function dialerFor(
     reuseAddr: fields.reuse_addr,
     disableKeepAlive: fields.disable_tcp_keep_alive,
     keepAliveMs: fields.tcp_keep_alive,
+    resolverServer: (fields.domain_resolver ?? route.default_domain_resolver)?.server,
     domainStrategy: (fields.domain_resolver?.strategy ?? route.default_domain_resolver?.strategy) as
       | DomainStrategy
       | undefined,

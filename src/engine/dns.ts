@@ -75,8 +75,8 @@ export function buildDns(
             return new Uint8Array(0); // not even a question: the caller drops it
           }
         }),
-      lookup: (name: string, strategy?: DomainStrategy, metadata?: Metadata) =>
-        client.lookup(name, strategy, metadata),
+      lookup: (name: string, strategy?: DomainStrategy, metadata?: Metadata, server?: string) =>
+        client.lookup(name, strategy, metadata, server),
       domainOf: (address: string) => {
         for (const pool of pools) {
           const domain = pool.nameOf(address);

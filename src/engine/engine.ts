@@ -75,7 +75,10 @@ export class Engine {
     );
     this.dns = dns;
     // With servers configured the engine's own lookups go through them; else the system resolver.
-    const resolver: Resolver = dns && model.dns.servers.length > 0 ? dns.service : systemResolver;
+    const service = dns?.service;
+    const resolver: Resolver = service && model.dns.servers.length > 0
+      ? { lookup: (name, strategy, server) => service.lookup(name, strategy, undefined, server) }
+      : systemResolver;
 
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
     const lookup = (name: string) => resolver.lookup(name, "ipv4_only");

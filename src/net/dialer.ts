@@ -20,6 +20,8 @@ export interface NetDialOptions {
   disableKeepAlive?: boolean;
   keepAliveMs?: number;
   domainStrategy?: DomainStrategy;
+  /** The DNS server `domain_resolver` names, asked directly. */
+  resolverServer?: string;
   /** Fallback delay of the next address family when several addresses answer (ms). */
   fallbackDelayMs?: number;
   resolver: Resolver;
@@ -37,7 +39,7 @@ export class NetDialer implements Dialer {
       ? [destination.host]
       : resolved?.length
       ? resolved
-      : await this.opts.resolver.lookup(destination.host, this.opts.domainStrategy);
+      : await this.opts.resolver.lookup(destination.host, this.opts.domainStrategy, this.opts.resolverServer);
     if (addresses.length === 0) throw new DialError(`No address for "${destination.host}"`);
     let last: unknown;
     for (const ip of addresses) {

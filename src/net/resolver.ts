@@ -8,8 +8,11 @@ import { DnsError } from "../common/errors.ts";
 export type DomainStrategy = "prefer_ipv4" | "prefer_ipv6" | "ipv4_only" | "ipv6_only";
 
 export interface Resolver {
-  /** Resolves `name` to addresses ordered by `strategy`; throws DnsError when there is none. */
-  lookup(name: string, strategy?: DomainStrategy): Promise<string[]>;
+  /**
+   * Resolves `name` to addresses ordered by `strategy`; throws DnsError when there is none.
+   * `server` names a DNS server to ask past the rules (ignored by the system resolver).
+   */
+  lookup(name: string, strategy?: DomainStrategy, server?: string): Promise<string[]>;
 }
 
 export class SystemResolver implements Resolver {

@@ -23,6 +23,7 @@ export interface RuleAction {
   timeout?: number;
   method?: string;
   strategy?: string;
+  server?: string;
 }
 
 export interface CompiledRule {
@@ -64,7 +65,7 @@ export async function decide(metadata: Metadata, ctx: DecideContext): Promise<De
         }
         continue;
       case "resolve":
-        await resolve(metadata, ctx, a.strategy as DomainStrategy | undefined);
+        await resolve(metadata, ctx, a.strategy as DomainStrategy | undefined, a.server);
         continue;
       case "route-options":
         applyOptions(metadata, a);
@@ -113,11 +114,16 @@ function overrideHost(m: Metadata, host: string): void {
   m.resolvedAddresses = undefined;
 }
 
-async function resolve(m: Metadata, ctx: DecideContext, strategy?: DomainStrategy): Promise<void> {
+async function resolve(
+  m: Metadata,
+  ctx: DecideContext,
+  strategy?: DomainStrategy,
+  server?: string,
+): Promise<void> {
   const host = m.destination.host;
   if (isIpLiteral(host)) return;
   try {
-    m.resolvedAddresses = await ctx.resolver.lookup(host, strategy);
+    m.resolvedAddresses = await ctx.resolver.lookup(host, strategy, server);
   } catch (e) {
     ctx.logger.debug(`resolve "${host}" failed: ${errorText(e)}`);
   }

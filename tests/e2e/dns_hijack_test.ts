@@ -112,3 +112,51 @@ Deno.test("reverse_mapping: an address from an answer matches domain rules", asy
     await origin.close();
   }
 });
+
+Deno.test("domain_resolver and the resolve action's server ask that server past the rules", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const origin = startOrigin();
+  // A UDP port where nothing answers: the default route of DNS queries in this configuration.
+  const silent = Deno.listenDatagram({ transport: "udp", hostname: "127.0.0.1", port: 0 });
+  try {
+    await using svc = await startEngine({
+      log: { level: "info" },
+      dns: {
+        servers: [
+          {
+            type: "udp",
+            tag: "silent",
+            server: "127.0.0.1",
+            server_port: (silent.addr as Deno.NetAddr).port,
+          },
+          { type: "udp", tag: "lan", server: "127.0.0.1", server_port: dnsmasq.port },
+        ],
+        final: "silent",
+        timeout: "500ms",
+      },
+      inbounds: [{ type: "mixed", tag: "in", listen_port: 0 }],
+      outbounds: [
+        { type: "direct", tag: "via-lan", domain_resolver: "lan" },
+        { type: "direct", tag: "via-final" },
+      ],
+      route: {
+        rules: [
+          { domain_suffix: ["resolve.test.lan"], action: "resolve", server: "lan" },
+          { ip_cidr: ["127.0.0.0/8"], outbound: "via-final" },
+          { domain_suffix: ["final.test.lan"], outbound: "via-final" },
+        ],
+        final: "via-lan",
+      },
+    });
+    const proxy = `socks5h://127.0.0.1:${inboundPort(svc, "in")}`;
+    const get = (host: string) => curl(["-x", proxy, `http://${host}:${origin.port}/hello`]);
+    assert.equal((await get("a.test.lan")).stdout, "hello from origin\n", "domain_resolver: lan answers");
+    assert.notEqual((await get("final.test.lan")).code, 0, "the rules' final server is silent");
+    const resolved = await get("resolve.test.lan");
+    assert.equal(resolved.stdout, "hello from origin\n", "resolve with server: lan, then ip_cidr matched");
+    assert.ok(svc.logs.some((l) => /resolve\.test\.lan.*via via-final/.test(l)), svc.logs.join(""));
+  } finally {
+    silent.close();
+    await origin.close();
+  }
+});
