@@ -3,6 +3,7 @@
  * record too big for UDP), unbound for DoT and DoH with a CA and a leaf made here by openssl.
  */
 import assert from "node:assert/strict";
+import type { Dialer } from "../../src/adapter/mod.ts";
 import { DnsError } from "../../src/common/errors.ts";
 import { DnsServer } from "../../src/config/model/dns_server.ts";
 import { createTransport, type DnsTransport } from "../../src/dns/servers/mod.ts";
@@ -295,6 +296,45 @@ Deno.test("DNS transports against dnsmasq and unbound", async (t) => {
       });
       await expectA(x);
       await Promise.all(["a", "b", "c", "d"].map((n) => expectA(x, `${n}.test.lan`)));
+    });
+    await t.step("tls and https through a detour: TLS over a proxied stream (bridged)", async () => {
+      // A dialer whose streams are not Deno sockets, as a detour's are: TLS must be bridged.
+      const plainDialer = testDialer();
+      const detour: Dialer = {
+        dial: async (a, m, s) => {
+          const c = await plainDialer.dial(a, m, s);
+          return {
+            read: (p) => c.read(p),
+            write: (p) => c.write(p),
+            closeWrite: () => c.closeWrite(),
+            close: () => c.close(),
+          };
+        },
+        listenPacket: (a, m, s) => plainDialer.listenPacket(a, m, s),
+      };
+      const viaDetour = (server: unknown) => {
+        const x = createTransport(DnsServer.parse(server), { ...deps, dialer: detour });
+        transports.push(x);
+        return x;
+      };
+      await expectA(viaDetour({
+        type: "tls",
+        tag: "dot-detour",
+        server: "127.0.0.1",
+        server_port: dotPort,
+        detour: "proxy",
+        tls: { server_name: "localhost", certificate_path: ca },
+      }));
+      const doh = viaDetour({
+        type: "https",
+        tag: "doh-detour",
+        server: "127.0.0.1",
+        server_port: dohPort,
+        detour: "proxy",
+        tls: { certificate_path: ca },
+      });
+      await Promise.all(["a", "b", "c"].map((n) => expectA(doh, `${n}.test.lan`)));
+      await expectA(doh);
     });
     await t.step("https (DoH) to a wrong path is a DnsError", async () => {
       const x = make({

@@ -1,17 +1,18 @@
 /**
  * `https`: DNS over HTTPS (RFC 8484): POST application/dns-message with id 0, through `fetch`
  * and a client of our own (extra CA certificates; HTTP/2 when the server offers it by ALPN).
- * The URL names `server`, so SNI and certificate verification use it; a `tls.server_name` that
- * differs is sent as the Host header only (Deno's fetch cannot set SNI apart from the URL; its
- * "tcp" proxy speaks plain HTTP).
+ * With a `detour`, or a `tls.server_name` other than the server's address, fetch goes through a
+ * private loopback CONNECT proxy that dials the server with the server's dialer: the URL then
+ * names `server_name` (so SNI and verification use it) and the tunnel reaches `server`.
  */
-import type { Address } from "../../adapter/mod.ts";
+import type { Address, Dialer } from "../../adapter/mod.ts";
 import { DnsError } from "../../common/errors.ts";
 import { joinHostPort } from "../../common/address.ts";
+import { LoopbackConnectProxy } from "../../net/loopback_connect_proxy.ts";
 import type { DnsTransport } from "../transport.ts";
 import { checkQuery, checkResponse, messageId, withId } from "./packet.ts";
 import type { ClientTls } from "./tls_options.ts";
-import { abortError, asDnsError, describe } from "./util.ts";
+import { abortError, asDnsError, describe, dnsMetadata } from "./util.ts";
 
 const MAX_RESPONSE = 65535;
 
@@ -21,6 +22,7 @@ export class HttpsTransport implements DnsTransport {
   private readonly url: string;
   private readonly headers: Headers;
   private readonly what: string;
+  private readonly proxy?: LoopbackConnectProxy;
 
   constructor(
     readonly tag: string,
@@ -28,25 +30,27 @@ export class HttpsTransport implements DnsTransport {
     path: string,
     headers: Record<string, string[]> | undefined,
     tls: ClientTls,
+    /** Set when the server is reached through a detour. */
+    dialer?: Dialer,
   ) {
-    this.url = `https://${joinHostPort(server.host, server.port)}${path.startsWith("/") ? path : `/${path}`}`;
+    const tunnel = dialer !== undefined || tls.serverName !== server.host;
+    const urlHost = tunnel ? tls.serverName : server.host;
+    this.url = `https://${joinHostPort(urlHost, server.port)}${path.startsWith("/") ? path : `/${path}`}`;
     this.what = `${describe("https", server)}${path}`;
+    if (tunnel) {
+      const dial = dialer ?? { dial: (a: Address) => Deno.connect({ hostname: a.host, port: a.port }) };
+      this.proxy = new LoopbackConnectProxy(() => dial.dial(server, dnsMetadata(tag, server, "tcp")));
+    }
     this.client = Deno.createHttpClient({
       caCerts: tls.caCerts,
       http1: true,
       http2: true,
-      allowHost: tls.serverName !== server.host,
+      proxy: this.proxy && { url: this.proxy.url, basicAuth: this.proxy.basicAuth },
     });
     this.headers = new Headers();
     for (const [k, vs] of Object.entries(headers ?? {})) for (const v of vs) this.headers.append(k, v);
     this.headers.set("content-type", "application/dns-message");
     this.headers.set("accept", "application/dns-message");
-    if (tls.serverName !== server.host && !this.headers.has("host")) {
-      this.headers.set(
-        "host",
-        server.port === 443 ? tls.serverName : joinHostPort(tls.serverName, server.port),
-      );
-    }
   }
 
   async exchange(query: Uint8Array, signal: AbortSignal): Promise<Uint8Array> {
@@ -86,5 +90,6 @@ export class HttpsTransport implements DnsTransport {
     try {
       this.client.close();
     } catch { /* closed */ }
+    this.proxy?.close();
   }
 }

@@ -56,19 +56,19 @@ export function createTransport(server: DnsServerModel, deps: TransportDeps): Dn
         deps.dialer,
       );
     case "tls": {
-      refuseDetour("tls", server.tag, server.detour);
       const addr = { host: host(server.server), port: server.server_port };
       return new TlsTransport(
         server.tag,
         addr,
         clientTls(server.tag, addr.host, server.tls, deps.certificates),
+        deps.dialer,
       );
     }
     case "https": {
-      refuseDetour("https", server.tag, server.detour);
       const addr = { host: host(server.server), port: server.server_port };
       const tls = clientTls(server.tag, addr.host, server.tls, deps.certificates);
-      return new HttpsTransport(server.tag, addr, server.path, server.headers, tls);
+      const viaDialer = server.detour ? deps.dialer : undefined;
+      return new HttpsTransport(server.tag, addr, server.path, server.headers, tls, viaDialer);
     }
     case "quic": {
       refuseDetour("quic", server.tag, server.detour);

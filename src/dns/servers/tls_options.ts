@@ -16,11 +16,11 @@ function list(v: unknown): string[] {
   return Array.isArray(v) ? v.map(String) : [String(v)];
 }
 
-/** Fails (at construction) on what Deno's TLS cannot do for a DNS transport. */
+/** Fails (at construction) on a detour for QUIC transports: Deno's QUIC dials its own UDP socket. */
 export function refuseDetour(type: string, tag: string, detour: string | undefined): void {
   if (detour) {
     throw new UnsupportedError(
-      `DNS server "${tag}": a detour on a "${type}" server is not supported: Deno cannot run TLS over a detour connection yet`,
+      `DNS server "${tag}": a detour on a "${type}" server is not supported: Deno's QUIC cannot run over a detour connection`,
     );
   }
 }

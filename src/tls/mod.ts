@@ -1,0 +1,1 @@
+export { tlsClient, type TlsClientOptions, type TlsConn } from "./client.ts";
