@@ -4,7 +4,7 @@
  * keeps it however old, and optimistic mode still serves it for `timeout` ms after expiry while
  * telling the caller to refresh it. Time comes from the injected `now()`; no module-level state.
  */
-import { cacheTtl, RCODE, rcodeOf, rewriteTtl } from "./message.ts";
+import { cacheTtl, RCODE, rcodeOf, rewriteTtlAt, ttlOffsets } from "./message.ts";
 
 export const MIN_CAPACITY = 1024;
 /** TTL carried by an expired answer served optimistically. */
@@ -38,6 +38,8 @@ export interface CacheHit {
 
 interface Entry {
   response: Uint8Array;
+  /** TTL fields of `response`, found once when stored. */
+  ttlOffsets: number[];
   storedAt: number;
   expiresAt: number;
 }
@@ -74,7 +76,12 @@ export class DnsCache {
     const text = keyText(key);
     const now = this.#now();
     this.#entries.delete(text);
-    this.#entries.set(text, { response, storedAt: now, expiresAt: now + ttl * 1000 });
+    this.#entries.set(text, {
+      response,
+      ttlOffsets: ttlOffsets(response),
+      storedAt: now,
+      expiresAt: now + ttl * 1000,
+    });
     while (this.#entries.size > this.#capacity) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
@@ -99,8 +106,8 @@ export class DnsCache {
     this.#entries.set(text, entry);
     const elapsed = Math.floor((now - entry.storedAt) / 1000);
     const response = refresh
-      ? rewriteTtl(entry.response, STALE_TTL)
-      : rewriteTtl(entry.response, (old) => Math.max(expired ? 1 : 0, old - elapsed));
+      ? rewriteTtlAt(entry.response, entry.ttlOffsets, STALE_TTL)
+      : rewriteTtlAt(entry.response, entry.ttlOffsets, (old) => Math.max(expired ? 1 : 0, old - elapsed));
     return { response, refresh };
   }
 

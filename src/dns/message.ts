@@ -70,6 +70,19 @@ function u16(b: Uint8Array, off: number): number {
   return (b[off] << 8) | b[off + 1];
 }
 
+const UTF8 = new TextDecoder(); // stateless in non-streaming use
+
+/** A label as lowercase text: ASCII by hand (the common case, and hot), anything else as UTF-8. */
+function label(b: Uint8Array, pos: number, len: number): string {
+  let s = "";
+  for (let i = pos; i < pos + len; i++) {
+    const c = b[i];
+    if (c >= 0x80) return UTF8.decode(b.subarray(pos, pos + len)).toLowerCase();
+    s += String.fromCharCode(c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
+  }
+  return s;
+}
+
 /** Reads the (possibly compressed) name at `off`: lowercase, no trailing dot, and the offset after it. */
 function readName(b: Uint8Array, off: number): [string, number] {
   const labels: string[] = [];
@@ -91,7 +104,7 @@ function readName(b: Uint8Array, off: number): [string, number] {
     if (pos + len > b.length) throw malformed("label runs past the end");
     total += len + 1;
     if (total > 255) throw malformed("name longer than 255 bytes");
-    labels.push(new TextDecoder().decode(b.subarray(pos, pos + len)).toLowerCase());
+    labels.push(label(b, pos, len));
     pos += len;
   }
   return [labels.join("."), end < 0 ? pos : end];
@@ -191,13 +204,27 @@ export function cacheTtl(b: Uint8Array): number | undefined {
 
 /** A copy of `b` whose records (OPT aside) carry `ttl(old)` seconds. */
 export function rewriteTtl(b: Uint8Array, ttl: number | ((old: number) => number)): Uint8Array {
-  const { records } = scan(b);
+  return rewriteTtlAt(b, ttlOffsets(b), ttl);
+}
+
+/** Offsets of the TTL fields of `b`'s records, OPT aside (for `rewriteTtlAt`). */
+export function ttlOffsets(b: Uint8Array): number[] {
+  const out: number[] = [];
+  for (const r of scan(b).records) if (r.type !== TYPE.OPT) out.push(r.ttlOffset);
+  return out;
+}
+
+/** `rewriteTtl` with the TTL offsets already known (from `ttlOffsets` of the same message). */
+export function rewriteTtlAt(
+  b: Uint8Array,
+  offsets: readonly number[],
+  ttl: number | ((old: number) => number),
+): Uint8Array {
   const c = b.slice();
-  const view = new DataView(c.buffer, c.byteOffset, c.byteLength);
-  for (const r of records) {
-    if (r.type === TYPE.OPT) continue;
-    const next = typeof ttl === "number" ? ttl : ttl(ttlAt(c, r.ttlOffset));
-    view.setUint32(r.ttlOffset, Math.max(0, Math.min(0x7fffffff, Math.floor(next))));
+  for (const off of offsets) {
+    const next = typeof ttl === "number" ? ttl : ttl(ttlAt(c, off));
+    const v = Math.max(0, Math.min(0x7fffffff, Math.floor(next)));
+    c[off] = v >>> 24, c[off + 1] = (v >>> 16) & 0xff, c[off + 2] = (v >>> 8) & 0xff, c[off + 3] = v & 0xff;
   }
   return c;
 }
@@ -282,6 +309,12 @@ export function withClientSubnet(query: Uint8Array, subnet: Cidr | undefined): U
   }
   opt.options = options;
   return encodeMessage({ ...m, additionals });
+}
+
+/** `clientSubnetOf` on the wire form; a message with no additional record is not decoded. */
+export function clientSubnetOfWire(b: Uint8Array): string {
+  if (b.length >= 12 && b[10] === 0 && b[11] === 0) return "";
+  return clientSubnetOf(decodeMessage(b));
 }
 
 /** The EDNS Client Subnet of a message as `address/bits`, or "" when it has none. */

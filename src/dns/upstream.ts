@@ -7,8 +7,7 @@ import { DnsError, errorText } from "../common/errors.ts";
 import { type Cidr, formatCidr } from "../common/ip.ts";
 import type { CacheKey, DnsCache } from "./cache.ts";
 import {
-  clientSubnetOf,
-  decodeMessage,
+  clientSubnetOfWire,
   messageId,
   rewriteTtl,
   setId,
@@ -65,11 +64,7 @@ export class Upstream {
     };
     let key: CacheKey | undefined;
     if (cache) {
-      const subnetText = subnet === undefined
-        ? clientSubnetOf(decodeMessage(msg))
-        : subnet
-        ? formatCidr(subnet)
-        : "";
+      const subnetText = subnet === undefined ? clientSubnetOfWire(msg) : subnet ? formatCidr(subnet) : "";
       key = { server, name: q.name, type: q.type, class: q.class, subnet: subnetText };
       const hit = cache.get(key, { optimistic: !opts.disableOptimisticCache });
       if (hit) {

@@ -40,9 +40,11 @@ export class Walk {
   readonly #pendingRace: Promise<void>[] = [];
   #decided = false;
   #result?: Promise<Uint8Array>;
-  #onDecided!: () => void;
-  readonly #decidedSignal = new Promise<typeof DECIDED>((r) => this.#onDecided = () => r(DECIDED));
+  #onDecided?: () => void;
+  #decidedSignal?: Promise<typeof DECIDED>;
   readonly #abort = new AbortController();
+  /** An evaluate or speculative query was sent, which the decision may leave unneeded. */
+  #sideQueries = false;
 
   constructor(options: WalkOptions) {
     this.#o = options;
@@ -54,7 +56,9 @@ export class Walk {
       await this.#walk();
       return await this.#result!;
     } finally {
-      this.#abort.abort(); // evaluate and speculative queries nobody needs any more
+      // Evaluate and speculative queries nobody needs any more (an abort costs a DOMException, so
+      // only when there may be one).
+      if (this.#sideQueries) this.#abort.abort();
     }
   }
 
@@ -78,6 +82,7 @@ export class Walk {
         continue;
       }
       const early = rule.speculative ? this.#query(rule) : undefined;
+      if (early || rule.action === "evaluate") this.#sideQueries = true;
       early?.catch(() => {});
       if (!(await this.#noEarlierRaceMatched())) return;
       if (rule.action !== "evaluate") return this.#decide(rule, views, early);
@@ -115,7 +120,9 @@ export class Walk {
   }
 
   #unlessDecided<T>(p: Promise<T>): Promise<T | typeof DECIDED> {
-    return this.#decided ? Promise.resolve(DECIDED) : Promise.race([p, this.#decidedSignal]);
+    if (this.#decided) return Promise.resolve(DECIDED);
+    this.#decidedSignal ??= new Promise((r) => this.#onDecided = () => r(DECIDED));
+    return Promise.race([p, this.#decidedSignal]);
   }
 
   /** Waits for the race rules registered so far; false when one of them decided. */
@@ -130,7 +137,7 @@ export class Walk {
 
   #decide(rule: CompiledDnsRule, views: Views, early?: Promise<Uint8Array>): void {
     this.#decided = true;
-    this.#onDecided();
+    this.#onDecided?.();
     const { query } = this.#o;
     this.#result = (async () => {
       switch (rule.action) {

@@ -50,18 +50,28 @@ export async function hijackPackets(
     const reply = await dns.exchange(p.data, metadata);
     if (reply.length > 0) await conn.writePacket(reply, p.addr).catch(() => {});
   };
+  // One idle timer per session, re-armed when it fires early (not one per datagram: timers are
+  // costly at tens of thousands of queries a second); each read races a plain promise it resolves.
+  let last = Date.now();
+  let wake: ((p: null) => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const left = last + idleMs - Date.now();
+    if (left > 0) timer = setTimeout(check, left);
+    else wake?.(null);
+  };
+  timer = setTimeout(check, idleMs);
   try {
     for (const p of queued) void answer(p);
     while (true) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const next = await Promise.race([
-        conn.readPacket(),
-        new Promise<null>((r) => (timer = setTimeout(() => r(null), idleMs))),
-      ]).finally(() => clearTimeout(timer));
+      const next = await Promise.race([conn.readPacket(), new Promise<null>((r) => (wake = r))]);
+      wake = undefined;
       if (!next) return;
+      last = Date.now();
       void answer(next); // queries are answered concurrently, each as soon as it is ready
     }
   } finally {
+    clearTimeout(timer);
     conn.close();
   }
 }

@@ -59,10 +59,16 @@ Deno.test("engine refuses conditions the runtime lacks, with the rule's path", (
   assert.match(errors[0], /^\/route\/rules\/1.*route rule condition "process_name" is not supported yet/);
 });
 
-Deno.test("engine refuses DNS server types it cannot build, naming the server", () => {
-  const errors = buildErrors({ dns: { servers: [{ type: "h3", tag: "h", server: "127.0.0.1" }] } });
+Deno.test("engine refuses DNS servers it cannot build, naming the server", () => {
+  const errors = buildErrors({
+    dns: { servers: [{ type: "quic", tag: "q", server: "127.0.0.1", detour: "d" }] },
+    outbounds: [{ type: "direct", tag: "d" }],
+  });
   assert.equal(errors.length, 1);
-  assert.match(errors[0], /^\/dns\/servers\/0\/type: DNS server "h": type "h3" .* not implemented yet/);
+  assert.match(
+    errors[0],
+    /^\/dns\/servers\/0\/type: DNS server "q": a detour on a "quic" server is not supported/,
+  );
 });
 
 Deno.test("engine warnings: TCP Fast Open, reuse_addr; none for a plain config", () => {

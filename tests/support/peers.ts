@@ -163,8 +163,15 @@ export async function startSquid(): Promise<Peer> {
   return await spawnPeer(bin, ["-N", "-f", conf], port, dir, "access.log");
 }
 
+export interface DnsmasqOptions {
+  /** Record lines replacing the default `test.lan` ones (e.g. `address=/corp.lan/10.0.0.7`). */
+  records?: string[];
+  /** TTL of its own answers (`local-ttl`); dnsmasq's default 0 means a cache never keeps them. */
+  localTtl?: number;
+}
+
 /** dnsmasq answering `test.lan` names on loopback (PEERS.md), UDP and TCP on one port. */
-export async function startDnsmasq(): Promise<Peer> {
+export async function startDnsmasq(options: DnsmasqOptions = {}): Promise<Peer> {
   const bin = need("dnsmasq");
   const port = freePort();
   const dir = await peerDir("dnsmasq");
@@ -179,9 +186,12 @@ export async function startDnsmasq(): Promise<Peer> {
       "no-hosts",
       "user=root",
       `pid-file=${dir}/dnsmasq.pid`,
-      "address=/test.lan/127.0.0.1",
-      "address=/test.lan/::1",
-      'txt-record=txt.test.lan,"hello dns"',
+      ...(options.localTtl === undefined ? [] : [`local-ttl=${options.localTtl}`]),
+      ...(options.records ?? [
+        "address=/test.lan/127.0.0.1",
+        "address=/test.lan/::1",
+        'txt-record=txt.test.lan,"hello dns"',
+      ]),
       "",
     ].join("\n"),
   );
