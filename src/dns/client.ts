@@ -80,7 +80,11 @@ export class DnsClient {
     }
     if (!tags.has(final)) throw new ConfigError("/dns/final", `unknown DNS server "${final}"`);
     this.#final = final;
-    this.#rules = compileDnsRules(dns.rules, tags);
+    const byTag = new Map(transports.map((t) => [t.tag, t]));
+    this.#rules = compileDnsRules(dns.rules, tags, "/dns/rules", (tag) => {
+      const t = byTag.get(tag);
+      return t?.owns ? (name) => t.owns!(name) : undefined;
+    });
     let clientSubnet;
     if (dns.client_subnet !== undefined) {
       clientSubnet = parseClientSubnet(dns.client_subnet);

@@ -198,16 +198,40 @@ function queryOptions(rule: DnsRule, path: string): QueryOptions {
 }
 
 /** Compiles `dns.rules`; `servers` are the known server tags. Throws ConfigError / UnsupportedError. */
+/** `preferred_by`: the query name is one a named server answers by itself (hosts entries, mDNS names). */
+function preferredBy(owner: (tag: string) => ((name: string) => boolean) | undefined): ConditionDef {
+  return def(["preferred_by"], "item", (rule, path) => {
+    const tags = (rule as { preferred_by?: string[] }).preferred_by ?? [];
+    const owns = tags.map((tag, i) => {
+      const f = owner(tag);
+      if (!f) {
+        throw new ConfigError(
+          `${path}/preferred_by/${i}`,
+          `DNS server "${tag}" answers no names by itself (only hosts, local and mdns servers do)`,
+        );
+      }
+      return f;
+    });
+    return (m) => owns.some((f) => f(m.destination.host));
+  });
+}
+
 export function compileDnsRules(
   rules: readonly DnsRule[],
   servers: ReadonlySet<string>,
   path = "/dns/rules",
+  /** For `preferred_by`: what a server answers by itself; undefined for servers that answer nothing so. */
+  owner: (tag: string) => ((name: string) => boolean) | undefined = () => undefined,
 ): CompiledDnsRule[] {
+  const conditions = [
+    ...DNS_CONDITIONS.filter((d) => !d.fields.includes("preferred_by")),
+    preferredBy(owner),
+  ];
   const tags = new Set<string>();
   return rules.map((rule, index) => {
     const at = `${path}/${index}`;
     const matcher = compileRule(rule as unknown as RuleInput, {
-      conditions: DNS_CONDITIONS,
+      conditions,
       path: at,
       label: "DNS rule",
       mergeDestinationIp: false,

@@ -160,3 +160,24 @@ Deno.test("domain_resolver and the resolve action's server ask that server past 
     await origin.close();
   }
 });
+
+Deno.test("preferred_by: names a hosts server has go to it, the rest to the final server", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const c = config(dnsmasq.port);
+  await using svc = await startEngine({
+    ...c,
+    dns: {
+      servers: [...c.dns.servers, {
+        type: "hosts",
+        tag: "h",
+        path: [],
+        predefined: { "printer.test.lan": "10.0.0.9" },
+      }],
+      rules: [{ preferred_by: ["h"], server: "h" }],
+      final: "lan",
+    },
+  });
+  const port = inboundPort(svc, "dns-in");
+  assert.equal(await dig(port, "printer.test.lan"), "10.0.0.9");
+  assert.equal(await dig(port, "other.test.lan"), "127.0.0.1");
+});

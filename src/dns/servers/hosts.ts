@@ -38,11 +38,26 @@ export function parseHostsFile(text: string): Map<string, string[]> {
   return map;
 }
 
-class HostsFile {
+export class HostsFile {
   private entries = new Map<string, string[]>();
   private mtime = -1;
 
   constructor(readonly path: string) {}
+
+  /** Synchronous form for rule matching (`preferred_by`): re-reads the file when it changed. */
+  hasSync(name: string): boolean {
+    try {
+      const m = Deno.statSync(this.path).mtime?.getTime() ?? 0;
+      if (m !== this.mtime) {
+        this.entries = parseHostsFile(Deno.readTextFileSync(this.path));
+        this.mtime = m;
+      }
+    } catch {
+      this.entries = new Map();
+      this.mtime = -1;
+    }
+    return this.entries.has(name);
+  }
 
   async lookup(name: string): Promise<string[] | undefined> {
     try {
@@ -72,7 +87,12 @@ export class HostsTransport implements DnsTransport {
     }
   }
 
-  /** Addresses this server has for `name`, or undefined (for `preferred_by`). */
+  owns(name: string): boolean {
+    const key = canonicalName(name);
+    return this.predefined.has(key) || this.files.some((f) => f.hasSync(key));
+  }
+
+  /** Addresses this server has for `name`, or undefined. */
   async lookup(name: string): Promise<string[] | undefined> {
     const key = canonicalName(name);
     const p = this.predefined.get(key);

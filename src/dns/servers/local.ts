@@ -6,7 +6,17 @@
  */
 import * as nodeDns from "node:dns/promises";
 import type { DnsTransport } from "../transport.ts";
-import { type Answer, buildResponse, checkQuery, DEFAULT_TTL, queryQuestion, RCODE } from "./packet.ts";
+import { DEFAULT_HOSTS_PATH, HostsFile } from "./hosts.ts";
+import { isLinkLocalName } from "./link_local.ts";
+import {
+  type Answer,
+  buildResponse,
+  canonicalName,
+  checkQuery,
+  DEFAULT_TTL,
+  queryQuestion,
+  RCODE,
+} from "./packet.ts";
 import { abortable, abortError } from "./util.ts";
 
 const NO_NAME = new Set(["ENOTFOUND", "NXDOMAIN"]);
@@ -21,8 +31,15 @@ export class LocalTransport implements DnsTransport {
   private readonly resolver = new nodeDns.Resolver();
   private readonly what: string;
 
+  private readonly hosts = new HostsFile(DEFAULT_HOSTS_PATH);
+
   constructor(readonly tag: string) {
     this.what = `DNS local "${tag}"`;
+  }
+
+  /** The system's own names: its hosts file and the names resolved over the local link (mDNS). */
+  owns(name: string): boolean {
+    return isLinkLocalName(name) || this.hosts.hasSync(canonicalName(name));
   }
 
   async exchange(query: Uint8Array, signal: AbortSignal): Promise<Uint8Array> {
