@@ -6,9 +6,11 @@ import type { Dialer } from "../../adapter/mod.ts";
 import { UnsupportedError } from "../../common/errors.ts";
 import type { DnsServerModel } from "../../config/model/dns_server.ts";
 import type { DnsTransport } from "../transport.ts";
+import { H3Transport } from "./h3.ts";
 import { HostsTransport } from "./hosts.ts";
 import { HttpsTransport } from "./https.ts";
 import { LocalTransport } from "./local.ts";
+import { MdnsTransport } from "./mdns.ts";
 import { QuicTransport } from "./quic.ts";
 import { RaceTransport } from "./race.ts";
 import { SequentialTransport } from "./sequential.ts";
@@ -18,9 +20,11 @@ import { clientTls, refuseDetour } from "./tls_options.ts";
 import { UdpTransport } from "./udp.ts";
 
 export type { DnsTransport } from "../transport.ts";
+export { H3Transport } from "./h3.ts";
 export { HostsTransport, parseHostsFile } from "./hosts.ts";
 export { HttpsTransport } from "./https.ts";
 export { LocalTransport } from "./local.ts";
+export { MdnsTransport } from "./mdns.ts";
 export { QuicTransport } from "./quic.ts";
 export { RaceTransport } from "./race.ts";
 export { SequentialTransport } from "./sequential.ts";
@@ -79,10 +83,12 @@ export function createTransport(server: DnsServerModel, deps: TransportDeps): Dn
         clientTls(server.tag, addr.host, server.tls, deps.certificates),
       );
     }
-    case "h3":
-      throw new UnsupportedError(
-        `DNS server "${server.tag}": type "h3" (DNS over HTTP/3) is not implemented yet: Deno's fetch has no HTTP/3`,
-      );
+    case "h3": {
+      refuseDetour("h3", server.tag, server.detour);
+      const addr = { host: host(server.server), port: server.server_port };
+      const tls = clientTls(server.tag, addr.host, server.tls, deps.certificates);
+      return new H3Transport(server.tag, addr, server.path, server.headers, tls);
+    }
     case "local":
       return new LocalTransport(server.tag);
     case "hosts":
@@ -91,8 +97,9 @@ export function createTransport(server: DnsServerModel, deps: TransportDeps): Dn
       return new RaceTransport(server.tag, server.servers, deps.transports);
     case "sequential":
       return new SequentialTransport(server.tag, server.servers, deps.transports);
-    case "fakeip":
     case "mdns":
+      return new MdnsTransport(server.tag, server.interface);
+    case "fakeip":
       throw new UnsupportedError(
         `DNS server "${server.tag}": type "${server.type}" is not built by createTransport`,
       );

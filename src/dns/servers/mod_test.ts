@@ -15,7 +15,9 @@ Deno.test("createTransport builds each type with its tag", () => {
       { type: "tls", server: "127.0.0.1" },
       { type: "https", server: "127.0.0.1" },
       { type: "quic", server: "127.0.0.1" },
+      { type: "h3", server: "127.0.0.1" },
       { type: "local" },
+      { type: "mdns", interface: ["lo"] },
       { type: "hosts", predefined: { "a.lan": "1.2.3.4" } },
       { type: "race", servers: ["x"] },
       { type: "sequential", servers: ["x"] },
@@ -28,8 +30,8 @@ Deno.test("createTransport builds each type with its tag", () => {
   }
 });
 
-Deno.test("createTransport refuses a detour on QUIC servers, tls.insecure and h3", () => {
-  for (const type of ["quic"]) {
+Deno.test("createTransport refuses a detour on QUIC servers and tls.insecure", () => {
+  for (const type of ["quic", "h3"]) {
     assert.throws(() => make({ type, server: "127.0.0.1", detour: "proxy" }), (e) => {
       assert.ok(e instanceof UnsupportedError);
       assert.match(e.message, /detour/);
@@ -37,7 +39,6 @@ Deno.test("createTransport refuses a detour on QUIC servers, tls.insecure and h3
     });
   }
   assert.throws(() => make({ type: "tls", server: "127.0.0.1", tls: { insecure: true } }), /insecure/);
-  assert.throws(() => make({ type: "h3", server: "127.0.0.1" }), /not implemented/);
   assert.throws(
     () => make({ type: "tls", server: "127.0.0.1", tls: { certificate_path: "/nonexistent/ca.pem" } }),
     /certificate_path/,
