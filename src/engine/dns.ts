@@ -12,6 +12,7 @@ import { FakeIpPool } from "../dns/fakeip.ts";
 import { ReverseMap } from "../dns/reverse_map.ts";
 import { FakeIpTransport } from "../dns/servers/fakeip.ts";
 import { createTransport, type DnsTransport, LocalTransport } from "../dns/servers/mod.ts";
+import type { Resolver } from "../net/resolver.ts";
 
 export interface BuiltDns {
   service: DnsService;
@@ -20,9 +21,21 @@ export interface BuiltDns {
 
 export function buildDns(
   model: Model,
-  dialerFor: (fields: object, path: string) => Dialer,
+  dialerFor: (fields: object, path: string, resolver: Resolver) => Dialer,
+  systemResolver: Resolver,
   fail: (path: string, e: unknown) => void,
 ): BuiltDns | undefined {
+  let client: DnsClient | undefined;
+  /**
+   * How a server resolves its own name: through the server its `domain_resolver` names (asked
+   * directly), else the system resolver. A server never resolves its own name through itself.
+   */
+  const resolverFor = (tag: string): Resolver => ({
+    lookup: (name, strategy, server) =>
+      server !== undefined && server !== tag && client
+        ? client.lookup(name, strategy, undefined, server)
+        : systemResolver.lookup(name, strategy),
+  });
   const transports: DnsTransport[] = [];
   const byTag = new Map<string, DnsTransport>();
   const pools: FakeIpPool[] = [];
@@ -38,7 +51,7 @@ export function buildDns(
         return;
       }
       const t = createTransport(server as never, {
-        dialer: dialerFor(server, path),
+        dialer: dialerFor(server, path, resolverFor(server.tag)),
         transports: (tag) => byTag.get(tag),
       });
       transports.push(t);
@@ -49,7 +62,6 @@ export function buildDns(
   });
   if (transports.length !== model.dns.servers.length) return undefined;
   if (transports.length === 0) transports.push(new LocalTransport("local"));
-  let client: DnsClient;
   try {
     client = new DnsClient({
       dns: { ...model.dns, final: model.dns.final ?? transports[0].tag },

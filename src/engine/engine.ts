@@ -70,7 +70,9 @@ export class Engine {
 
     const dns = buildDns(
       model,
-      (fields, path) => dialerFor(fields as never, path, model.route, systemResolver, outboundByTag, warn),
+      (fields, path, serverResolver) =>
+        dialerFor(fields as never, path, model.route, serverResolver, outboundByTag, warn),
+      systemResolver,
       fail,
     );
     this.dns = dns;

@@ -109,6 +109,7 @@ export class NetDialer implements Dialer {
       new UdpPacketConn({
         resolver: this.opts.resolver,
         domainStrategy: this.opts.domainStrategy,
+        resolverServer: this.opts.resolverServer,
         bind4: this.opts.inet4BindAddress,
         bind6: this.opts.inet6BindAddress,
       }),

@@ -11,6 +11,8 @@ import type { DomainStrategy, Resolver } from "./resolver.ts";
 export interface UdpOptions {
   resolver: Resolver;
   domainStrategy?: DomainStrategy;
+  /** The DNS server `domain_resolver` names, asked directly. */
+  resolverServer?: string;
   bind4?: string;
   bind6?: string;
 }
@@ -61,7 +63,7 @@ export class UdpPacketConn implements PacketConn {
     if (!isIpLiteral(ip)) {
       let r = this.resolved.get(ip);
       if (!r) {
-        r = (await this.opts.resolver.lookup(ip, this.opts.domainStrategy))[0];
+        r = (await this.opts.resolver.lookup(ip, this.opts.domainStrategy, this.opts.resolverServer))[0];
         this.resolved.set(addr.host, r);
       }
       this.reverse.set(`${r}|${addr.port}`, addr.host);

@@ -181,3 +181,26 @@ Deno.test("preferred_by: names a hosts server has go to it, the rest to the fina
   assert.equal(await dig(port, "printer.test.lan"), "10.0.0.9");
   assert.equal(await dig(port, "other.test.lan"), "127.0.0.1");
 });
+
+Deno.test("a DNS server's own domain_resolver resolves the server's name", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const c = config(dnsmasq.port);
+  await using svc = await startEngine({
+    ...c,
+    dns: {
+      servers: [
+        // "upstream.internal" is known only to the hosts server below, not to the system.
+        {
+          type: "udp",
+          tag: "lan",
+          server: "upstream.internal",
+          server_port: dnsmasq.port,
+          domain_resolver: "boot",
+        },
+        { type: "hosts", tag: "boot", path: [], predefined: { "upstream.internal": "127.0.0.1" } },
+      ],
+      final: "lan",
+    },
+  });
+  assert.equal(await dig(inboundPort(svc, "dns-in"), "a.test.lan"), "127.0.0.1");
+});
