@@ -30,6 +30,8 @@ export interface Metadata {
   resolvedAddresses?: string[];
   /** Per-connection options set by `route-options` and friends. */
   udpTimeoutMs?: number;
+  /** For the engine's own DNS lookups: the outbound the lookup is made for (DNS `outbound` condition). */
+  outbound?: string;
   /** Cached result of `route.rules` sniffing so later sniff actions do not read twice. */
   sniffDone?: boolean;
 }

@@ -16,7 +16,6 @@ import {
   type Predicate,
   ROUTE_CONDITIONS,
   type RuleInput,
-  unsupportedCondition,
 } from "../route/rules/mod.ts";
 import { type Cidr } from "../common/ip.ts";
 import { parseClientSubnet, queryTypeNumber, TYPE } from "./message.ts";
@@ -134,10 +133,12 @@ const DNS_ONLY: ConditionDef[] = [
   recordsCondition("response_answer"),
   recordsCondition("response_ns"),
   recordsCondition("response_extra"),
-  unsupportedCondition(
-    "outbound",
-    "it matches lookups made for an outbound's domain_resolver, not wired yet",
-  ),
+  // Deprecated in sing-box 1.12 (use domain_resolver) but still read: lookups the engine makes
+  // for an outbound's connections; "any" matches every such lookup, never a client's query.
+  def(["outbound"], "item", (rule) => {
+    const wanted = new Set((rule as { outbound?: string[] }).outbound ?? []);
+    return (m) => m.outbound !== undefined && (wanted.has("any") || wanted.has(m.outbound));
+  }),
 ];
 
 const REPLACED = new Set(["ip_version", "ip_cidr", "ip_is_private"]);

@@ -3,7 +3,7 @@
  * surface before anything listens), starts them in dependency order, and stops them within a
  * deadline. One Engine owns everything it creates; several can run in one process.
  */
-import type { Inbound, Outbound } from "../adapter/mod.ts";
+import type { Inbound, Metadata, Outbound } from "../adapter/mod.ts";
 import type { Model } from "../config/mod.ts";
 import { ConfigError, ConfigErrors, errorText, SvcError } from "../common/errors.ts";
 import { consoleWantsColour, fileSink, Logger, type LogSink, parseLogLevel } from "../common/log.ts";
@@ -18,6 +18,17 @@ import { dialerFor } from "./dialer.ts";
 import { buildDns, type BuiltDns } from "./dns.ts";
 import { checkListenFields } from "./listen_fields.ts";
 import { builtinProtocols } from "./registry.ts";
+
+function lookupMetadata(name: string, outbound: string): Metadata {
+  return {
+    inbound: "",
+    inboundType: "",
+    network: "udp",
+    source: { host: "0.0.0.0", port: 0 },
+    destination: { host: name, port: 53 },
+    outbound,
+  };
+}
 
 export interface EngineOptions {
   /** Where log lines go instead of the model's `log.output` / the console. */
@@ -78,9 +89,20 @@ export class Engine {
     this.dns = dns;
     // With servers configured the engine's own lookups go through them; else the system resolver.
     const service = dns?.service;
-    const resolver: Resolver = service && model.dns.servers.length > 0
-      ? { lookup: (name, strategy, server) => service.lookup(name, strategy, undefined, server) }
-      : systemResolver;
+    /** Lookups made for an outbound carry its tag, for the DNS rules' (deprecated) `outbound` condition. */
+    const resolverFor = (outbound?: string): Resolver =>
+      service && model.dns.servers.length > 0
+        ? {
+          lookup: (name, strategy, server) =>
+            service.lookup(
+              name,
+              strategy,
+              outbound === undefined ? undefined : lookupMetadata(name, outbound),
+              server,
+            ),
+        }
+        : systemResolver;
+    const resolver = resolverFor();
 
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
     const lookup = (name: string) => resolver.lookup(name, "ipv4_only");
@@ -90,7 +112,7 @@ export class Engine {
       if (!factory) return fail(`${path}/type`, `outbound type "${o.type}" is not built into this binary`);
       try {
         const logger = this.logger.child(`outbound/${o.type}[${o.tag}]`);
-        const dialer = dialerFor(o as never, path, model.route, resolver, outboundByTag, warn);
+        const dialer = dialerFor(o as never, path, model.route, resolverFor(o.tag), outboundByTag, warn);
         this.outbounds.set(o.tag, factory(o, { logger, dialer, outbound: outboundByTag, lookup }));
       } catch (e) {
         fail(path, e);

@@ -204,3 +204,35 @@ Deno.test("a DNS server's own domain_resolver resolves the server's name", async
   });
   assert.equal(await dig(inboundPort(svc, "dns-in"), "a.test.lan"), "127.0.0.1");
 });
+
+Deno.test("the deprecated outbound condition matches lookups made for that outbound only", async () => {
+  await using dnsmasq = await startDnsmasq();
+  const origin = startOrigin();
+  try {
+    const c = config(dnsmasq.port);
+    await using svc = await startEngine({
+      ...c,
+      dns: {
+        servers: [
+          { type: "udp", tag: "lan", server: "127.0.0.1", server_port: dnsmasq.port },
+          { type: "hosts", tag: "pinned", path: [], predefined: { "origin.test.lan": "127.0.0.1" } },
+        ],
+        rules: [{ outbound: ["direct"], server: "pinned" }, {
+          domain_suffix: ["test.lan"],
+          action: "reject",
+        }],
+        final: "lan",
+      },
+    });
+    // Clients' queries fall to the reject rule; the engine's lookup for "direct" goes to "pinned".
+    assert.equal(await dig(inboundPort(svc, "dns-in"), "origin.test.lan"), "");
+    const r = await curl([
+      "-x",
+      `socks5h://127.0.0.1:${inboundPort(svc, "mixed-in")}`,
+      `http://origin.test.lan:${origin.port}/hello`,
+    ]);
+    assert.equal(r.stdout, "hello from origin\n", r.stderr);
+  } finally {
+    await origin.close();
+  }
+});
