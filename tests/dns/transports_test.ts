@@ -3,6 +3,7 @@
  * record too big for UDP), unbound for DoT and DoH with a CA and a leaf made here by openssl.
  */
 import assert from "node:assert/strict";
+import { makeTestCertificates } from "../support/certs.ts";
 import type { Dialer } from "../../src/adapter/mod.ts";
 import { DnsError } from "../../src/common/errors.ts";
 import { DnsServer } from "../../src/config/model/dns_server.ts";
@@ -30,60 +31,6 @@ function freeUdpPort(): number {
       return port;
     } catch { /* taken for UDP: try another */ }
   }
-}
-
-async function run(cmd: string, args: string[], cwd: string): Promise<void> {
-  const out = await new Deno.Command(cmd, { args, cwd, stdout: "null", stderr: "piped" }).output();
-  if (!out.success) throw new Error(`${cmd} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-}
-
-/** A CA and a leaf for localhost and 127.0.0.1 signed by it (rustls refuses a CA as the leaf). */
-async function makeCertificates(dir: string): Promise<void> {
-  const openssl = need("openssl");
-  await run(openssl, [
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-days",
-    "2",
-    "-subj",
-    "/CN=svc test CA",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-addext",
-    "basicConstraints=critical,CA:TRUE",
-    "-addext",
-    "keyUsage=critical,keyCertSign,cRLSign",
-  ], dir); // deno-fmt-ignore
-  await run(openssl, [
-    "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "leaf.key", "-out", "leaf.csr",
-  ], dir); // deno-fmt-ignore
-  await Deno.writeTextFile(
-    `${dir}/leaf.ext`,
-    "basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n" +
-      "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
-  );
-  await run(openssl, [
-    "x509",
-    "-req",
-    "-in",
-    "leaf.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-days",
-    "2",
-    "-out",
-    "leaf.pem",
-    "-extfile",
-    "leaf.ext",
-  ], dir); // deno-fmt-ignore
 }
 
 interface Proc {
@@ -164,7 +111,7 @@ Deno.test("DNS transports against dnsmasq and unbound", async (t) => {
   const transports: DnsTransport[] = [];
   let doq: { close(): void } | undefined;
   try {
-    await makeCertificates(dir);
+    await makeTestCertificates(dir);
     const plain = freeUdpPort();
     await Deno.writeTextFile(
       `${dir}/dnsmasq.conf`,

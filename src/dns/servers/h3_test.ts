@@ -3,6 +3,7 @@
  * a CA and a separate leaf made by openssl (rustls refuses a CA used as the leaf).
  */
 import assert from "node:assert/strict";
+import { makeTestCertificates } from "../../../tests/support/certs.ts";
 import { DnsError } from "../../common/errors.ts";
 import { DnsServer } from "../../config/model/dns_server.ts";
 import {
@@ -19,54 +20,6 @@ import {
 } from "./http3_frames.ts";
 import { createTransport } from "./mod.ts";
 import { addresses, answer, query, testDialer } from "./testing.ts";
-
-async function openssl(args: string[], cwd: string): Promise<void> {
-  const out = await new Deno.Command("openssl", { args, cwd, stdout: "null", stderr: "piped" }).output();
-  if (!out.success) throw new Error(`openssl ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-}
-
-async function makeCertificates(dir: string): Promise<void> {
-  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
-  await openssl([
-    "req",
-    "-x509",
-    ...ec,
-    "-days",
-    "2",
-    "-subj",
-    "/CN=svc h3 test CA",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-addext",
-    "basicConstraints=critical,CA:TRUE",
-    "-addext",
-    "keyUsage=critical,keyCertSign,cRLSign",
-  ], dir); // deno-fmt-ignore
-  await openssl(["req", ...ec, "-subj", "/CN=localhost", "-keyout", "leaf.key", "-out", "leaf.csr"], dir);
-  await Deno.writeTextFile(
-    `${dir}/leaf.ext`,
-    "basicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n",
-  );
-  await openssl([
-    "x509",
-    "-req",
-    "-in",
-    "leaf.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-days",
-    "2",
-    "-out",
-    "leaf.pem",
-    "-extfile",
-    "leaf.ext",
-  ], dir); // deno-fmt-ignore
-}
 
 interface Seen {
   fields: Field[];
@@ -145,7 +98,7 @@ function startServer(cert: string, key: string, opts: { status?: string } = {}) 
 Deno.test("h3 transport: DoH over HTTP/3 against a minimal server", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "svc-h3-" });
   try {
-    await makeCertificates(dir);
+    await makeTestCertificates(dir);
     const cert = await Deno.readTextFile(`${dir}/leaf.pem`);
     const key = await Deno.readTextFile(`${dir}/leaf.key`);
     const deps = { dialer: testDialer(), transports: () => undefined };
