@@ -5,6 +5,7 @@
  */
 import type { Address } from "../../adapter/mod.ts";
 import { ProtocolError } from "../../common/errors.ts";
+import { formatIp, parseIp } from "../../common/ip.ts";
 
 export const SOCKS4 = 4;
 export const SOCKS5 = 5;
@@ -47,7 +48,7 @@ export function decodeAddress(b: Uint8Array, off: number): { addr: Address; next
     p += 4;
   } else if (atyp === ATYP_IPV6) {
     if (b.length < p + 18) return undefined;
-    host = ipv6Text(b.subarray(p, p + 16));
+    host = formatIp({ version: 6, words: wordsOf(b.subarray(p, p + 16)) });
     p += 16;
   } else if (atyp === ATYP_DOMAIN) {
     if (b.length < p + 1) return undefined;
@@ -64,16 +65,18 @@ export function decodeAddress(b: Uint8Array, off: number): { addr: Address; next
 }
 
 export function encodeAddress(addr: Address): Uint8Array {
-  const v4 = parseIpv4(addr.host);
+  const ip = parseIp(addr.host);
   let out: Uint8Array;
-  if (v4) {
+  if (ip?.version === 4) {
     out = new Uint8Array(7);
     out[0] = ATYP_IPV4;
-    out.set(v4, 1);
-  } else if (addr.host.includes(":")) {
+    out.set(bytesOf(ip.words), 1);
+  } else if (ip) {
     out = new Uint8Array(19);
     out[0] = ATYP_IPV6;
-    out.set(parseIpv6(addr.host), 1);
+    out.set(bytesOf(ip.words), 1);
+  } else if (addr.host.includes(":")) {
+    throw new ProtocolError(`Bad IPv6 address "${addr.host}"`);
   } else {
     const name = encoder.encode(addr.host);
     if (name.length > 255) throw new ProtocolError(`Domain name too long for SOCKS5: "${addr.host}"`);
@@ -176,7 +179,8 @@ export function decodeSocks4Request(
 }
 
 export function encodeSocks4Request(cmd: number, addr: Address, userId: string, v4a: boolean): Uint8Array {
-  const ip = parseIpv4(addr.host);
+  const parsed = parseIp(addr.host);
+  const ip = parsed?.version === 4 ? bytesOf(parsed.words) : undefined;
   const user = encoder.encode(userId);
   const name = !ip && v4a ? encoder.encode(addr.host) : undefined;
   if (!ip && !v4a) throw new ProtocolError(`SOCKS4 needs an IPv4 address, got "${addr.host}"`);
@@ -213,55 +217,15 @@ export function encodeUdpDatagram(addr: Address, payload: Uint8Array): Uint8Arra
   return out;
 }
 
-function parseIpv4(host: string): Uint8Array | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  return parts.every((n) => n <= 255) ? new Uint8Array(parts) : undefined;
-}
-
-function parseIpv6(host: string): Uint8Array {
-  let text = host;
-  const v4 = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const b = parseIpv4(v4[2]);
-    if (!b) throw new ProtocolError(`Bad IPv6 address "${host}"`);
-    text = `${v4[1]}${((b[0] << 8) | b[1]).toString(16)}:${((b[2] << 8) | b[3]).toString(16)}`;
-  }
-  const parts = text.split("::");
-  if (parts.length > 2) throw new ProtocolError(`Bad IPv6 address "${host}"`);
-  const head = parts[0] ? parts[0].split(":") : [];
-  const rest = parts.length === 2 && parts[1] ? parts[1].split(":") : [];
-  const fill = parts.length === 2 ? 8 - head.length - rest.length : 0;
-  const groups = [...head, ...Array(Math.max(fill, 0)).fill("0"), ...rest];
-  const words = groups.map((g) => /^[0-9a-fA-F]{1,4}$/.test(g) ? parseInt(g, 16) : NaN);
-  if (fill < 0 || words.length !== 8 || words.some(Number.isNaN)) {
-    throw new ProtocolError(`Bad IPv6 address "${host}"`);
-  }
-  const out = new Uint8Array(16);
-  words.forEach((w, i) => {
-    out[i * 2] = w >> 8;
-    out[i * 2 + 1] = w & 0xff;
-  });
+/** Big-endian bytes of an address's 32-bit words. */
+function bytesOf(words: Uint32Array): Uint8Array {
+  const out = new Uint8Array(words.length * 4);
+  const view = new DataView(out.buffer);
+  words.forEach((w, i) => view.setUint32(i * 4, w));
   return out;
 }
 
-function ipv6Text(b: Uint8Array): string {
-  const words: number[] = [];
-  for (let i = 0; i < 16; i += 2) words.push((b[i] << 8) | b[i + 1]);
-  // Longest run of zero words becomes "::" (RFC 5952).
-  let best = -1, bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (words[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && words[j] === 0) j++;
-    if (j - i > bestLen && j - i > 1) [best, bestLen] = [i, j - i];
-    i = j;
-  }
-  const hex = words.map((w) => w.toString(16));
-  if (best < 0) return hex.join(":");
-  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLen).join(":")}`;
+function wordsOf(bytes: Uint8Array): Uint32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Uint32Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(i * 4));
 }
