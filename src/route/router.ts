@@ -18,7 +18,7 @@ import type { Logger } from "../common/log.ts";
 import { BufferedConn } from "../net/buffered_conn.ts";
 import { closeQuietly, relay } from "../net/relay.ts";
 import type { Resolver } from "../net/resolver.ts";
-import type { TrackedConnection, Tracker } from "../tracker/mod.ts";
+import { CountingConn, type TrackedConnection, type Tracker } from "../tracker/mod.ts";
 import { type CompiledRule, decide, type Decision, type Sniffer } from "./decide.ts";
 import { sniffPackets, sniffStream } from "./sniff/mod.ts";
 import { relayPackets } from "./packet_relay.ts";
@@ -262,34 +262,4 @@ function withIdle<T>(p: Promise<T | null>, ms: number): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([p, new Promise<null>((r) => (timer = setTimeout(() => r(null), Math.max(ms, 0))))])
     .finally(() => clearTimeout(timer));
-}
-
-/** A dialed Conn counted in the tracker; closing it ends the tracked connection. */
-class CountingConn implements Conn {
-  private done = false;
-  constructor(
-    private readonly inner: Conn,
-    private readonly t: TrackedConnection,
-    private readonly onClose: () => void,
-  ) {}
-  async read(p: Uint8Array): Promise<number | null> {
-    const n = await this.inner.read(p);
-    if (n) this.t.counters.down += n;
-    return n;
-  }
-  async write(p: Uint8Array): Promise<number> {
-    const n = await this.inner.write(p);
-    this.t.counters.up += n;
-    return n;
-  }
-  closeWrite(): Promise<void> {
-    return this.inner.closeWrite();
-  }
-  close(): void {
-    closeQuietly(this.inner);
-    if (!this.done) {
-      this.done = true;
-      this.onClose();
-    }
-  }
 }
