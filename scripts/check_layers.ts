@@ -11,6 +11,7 @@ const LAYERS: Record<string, number> = {
   adapter: 2,
   net: 3,
   tls: 3,
+  crypto: 3,
   transport: 3,
   tracker: 3,
   platform: 3,

@@ -11,6 +11,21 @@ export interface Inbound {
   close(): Promise<void>;
 }
 
+/**
+ * An inbound whose users live in one per-inbound table that can be swapped while it serves
+ * (the management API changes users this way). Each entry is the inbound type's own user object,
+ * as written in the configuration; a bad list throws and leaves the old one in place.
+ */
+export interface UsersReloadable {
+  replaceUsers(users: readonly unknown[]): void;
+  /** The users in effect, as given. */
+  currentUsers(): readonly unknown[];
+}
+
+export function isUsersReloadable(i: Inbound): i is Inbound & UsersReloadable {
+  return typeof (i as Partial<UsersReloadable>).replaceUsers === "function";
+}
+
 export interface Outbound {
   readonly type: string;
   readonly tag: string;

@@ -4,10 +4,13 @@
  */
 import type { Logger } from "../common/log.ts";
 import type { ConnectionHandler, Dialer, Inbound, Outbound } from "./bound.ts";
+import type { ClientLayerOptions, ClientLayers, LayerOptions, ServerLayers } from "./layers.ts";
 
 export interface InboundContext {
   logger: Logger;
   handler: ConnectionHandler;
+  /** TLS and transport for this inbound's listener, from its `tls`/`transport` blocks. */
+  serverLayers(options: LayerOptions): ServerLayers;
 }
 
 export interface OutboundContext {
@@ -18,6 +21,8 @@ export interface OutboundContext {
   outbound(tag: string): Outbound | undefined;
   /** Resolves a name the way the engine does (protocols that must send an address, e.g. SOCKS4). */
   lookup(name: string): Promise<string[]>;
+  /** TLS and transport towards this outbound's server, from its `tls`/`transport` blocks. */
+  clientLayers(options: ClientLayerOptions): ClientLayers;
 }
 
 // deno-lint-ignore no-explicit-any
@@ -25,7 +30,16 @@ export type InboundFactory = (options: any, ctx: InboundContext) => Inbound;
 // deno-lint-ignore no-explicit-any
 export type OutboundFactory = (options: any, ctx: OutboundContext) => Outbound;
 
+/** What the engine and the management API may know about an inbound type before building one. */
+export interface InboundTraits {
+  /**
+   * Its `users` can be replaced at run time without rebinding the socket: instances implement
+   * `UsersReloadable` (see bound.ts).
+   */
+  reloadable: boolean;
+}
+
 export interface Registry {
-  inbound(type: string, factory: InboundFactory): void;
+  inbound(type: string, factory: InboundFactory, traits?: InboundTraits): void;
   outbound(type: string, factory: OutboundFactory): void;
 }

@@ -14,6 +14,8 @@ import { Router } from "../route/router.ts";
 import { ruleText } from "../route/rule_text.ts";
 import { compileRule } from "../route/rules/mod.ts";
 import { Tracker } from "../tracker/mod.ts";
+import { buildClientLayers, buildServerLayers } from "../transport/stack.ts";
+import type { TlsEnvironment } from "../tls/layer.ts";
 import { dialerFor } from "./dialer.ts";
 import { buildDns, type BuiltDns } from "./dns.ts";
 import { checkListenFields } from "./listen_fields.ts";
@@ -106,6 +108,9 @@ export class Engine {
 
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
     const lookup = (name: string) => resolver.lookup(name, "ipv4_only");
+    const tlsEnv: TlsEnvironment = {};
+    const clientLayers = (path: string) => (o: Parameters<typeof buildClientLayers>[0]) =>
+      buildClientLayers({ path, ...o }, tlsEnv);
     model.outbounds.forEach((o, i) => {
       const path = `/outbounds/${i}`;
       const factory = protocols.outbounds.get(o.type);
@@ -113,7 +118,10 @@ export class Engine {
       try {
         const logger = this.logger.child(`outbound/${o.type}[${o.tag}]`);
         const dialer = dialerFor(o as never, path, model.route, resolverFor(o.tag), outboundByTag, warn);
-        this.outbounds.set(o.tag, factory(o, { logger, dialer, outbound: outboundByTag, lookup }));
+        this.outbounds.set(
+          o.tag,
+          factory(o, { logger, dialer, outbound: outboundByTag, lookup, clientLayers: clientLayers(path) }),
+        );
       } catch (e) {
         fail(path, e);
       }
@@ -124,7 +132,13 @@ export class Engine {
       const dialer = dialerFor({}, "/outbounds", model.route, resolver, outboundByTag, warn);
       this.outbounds.set(
         "direct",
-        new DirectOutbound({ tag: "direct" }, { logger, dialer, outbound: outboundByTag, lookup }),
+        new DirectOutbound({ tag: "direct" }, {
+          logger,
+          dialer,
+          outbound: outboundByTag,
+          lookup,
+          clientLayers: clientLayers("/outbounds"),
+        }),
       );
     }
 
@@ -165,7 +179,9 @@ export class Engine {
       try {
         const logger = this.logger.child(`inbound/${o.type}[${o.tag}]`);
         checkListenFields(o, path, warn);
-        this.inbounds.set(o.tag, factory(o, { logger, handler: this.router }));
+        const serverLayers = (l: { tls?: unknown; transport?: unknown }) =>
+          buildServerLayers({ ...l, path }, logger);
+        this.inbounds.set(o.tag, factory(o, { logger, handler: this.router, serverLayers }));
       } catch (e) {
         fail(path, e);
       }

@@ -135,8 +135,8 @@ const CASES: Case[] = [
   },
   {
     name: "inbound type pending",
-    input: { inbounds: [{ type: "vmess", users: 5, bogus: true }] },
-    errors: [["/inbounds/0/type", 'inbound type "vmess" is not implemented yet']],
+    input: { inbounds: [{ type: "tuic", users: 5, bogus: true }] },
+    errors: [["/inbounds/0/type", 'inbound type "tuic" is not implemented yet']],
   },
   {
     name: "inbound tun pending",
@@ -1163,9 +1163,9 @@ const CASES: Case[] = [
   {
     name: "inline provider pending outbound",
     input: config({
-      outbound_providers: [{ type: "inline", tag: "p", outbounds: [{ type: "vmess", uuid: 1 }] }],
+      outbound_providers: [{ type: "inline", tag: "p", outbounds: [{ type: "tuic", uuid: 1 }] }],
     }),
-    errors: [["/outbound_providers/0/outbounds/0/type", 'outbound type "vmess" is not implemented yet']],
+    errors: [["/outbound_providers/0/outbounds/0/type", 'outbound type "tuic" is not implemented yet']],
   },
   {
     name: "provider type",
@@ -1197,13 +1197,13 @@ const CASES: Case[] = [
     input: {
       log: { level: "loud" },
       inbounds: [{ type: "mixed", listen_port: "x" }],
-      outbounds: [{ type: "vmess" }],
+      outbounds: [{ type: "tuic" }],
       route: { rules: [{ domian: "a" }] },
     },
     errors: [
       ["/log/level", `invalid value "loud": expected one of ${LEVELS}`],
       ["/inbounds/0/listen_port", "expected a port number (integer from 0 to 65535)"],
-      ["/outbounds/0/type", 'outbound type "vmess" is not implemented yet'],
+      ["/outbounds/0/type", 'outbound type "tuic" is not implemented yet'],
       ["/route/rules/0/domian", 'unknown field (did you mean "domain"?)'],
     ],
   },

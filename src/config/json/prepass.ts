@@ -70,6 +70,7 @@ export function prepass(input: Record<string, unknown>): PrepassResult {
         const holder = itemLevel ? valueAtPath(value, path) : valueAtPath(value, path.slice(0, -1));
         if (!isObject(holder)) continue;
         if (entry.types && !entry.types.includes(holder.type as string)) continue;
+        if (entry.when && !entry.when(valueAtPath(value, path))) continue;
         (entry.decision === "warn" ? warnings : errors).push({
           path: pointer,
           message: referenceMessage(entry),

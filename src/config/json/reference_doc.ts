@@ -6,7 +6,8 @@ const escape = (text: string) => text.replaceAll("<", "&lt;").replaceAll(">", "&
 export function renderReferenceTable(entries: readonly ReferenceField[]): string {
   const rows = entries.map((e) => {
     const where = e.where ?? e.paths.map((p) => `\`${p}\``).join(", ");
-    const types = e.types ? ` (type ${e.types.map((t) => `\`${t}\``).join(", ")})` : "";
+    const types = (e.types ? ` (type ${e.types.map((t) => `\`${t}\``).join(", ")})` : "") +
+      (e.whenText ? `, ${e.whenText}` : "");
     return `| ${e.id} | ${e.decision === "warn" ? "warning" : "error"} | ${where}${types} | ${
       escape(e.reason)
     } |`;

@@ -21,7 +21,16 @@ export interface ReferenceField {
   refusesItem?: boolean;
   /** Short description of `paths` for the docs, when they are many. */
   where?: string;
+  /** Only when the field's value passes this test (e.g. a block with `enabled: true`). */
+  when?: (value: unknown) => boolean;
+  /** Describes `when` for the docs. */
+  whenText?: string;
 }
+
+/** A block that is switched on: `{"enabled": true, …}`. */
+const enabledBlock = (v: unknown) =>
+  typeof v === "object" && v !== null && (v as { enabled?: unknown }).enabled === true;
+const nonEmpty = (v: unknown) => v !== undefined && v !== null && v !== "";
 
 /** Objects taking listen fields ("listen fields" in the docs). */
 const LISTEN = ["/inbounds/*"];
@@ -141,6 +150,45 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
     types: ["http", "socks"],
     decision: "refuse",
     reason: "TLS is not implemented yet",
+  },
+  {
+    id: "multiplex",
+    paths: [
+      "/inbounds/*/multiplex",
+      "/outbounds/*/multiplex",
+      "/outbound_providers/*/outbounds/*/multiplex",
+    ],
+    when: enabledBlock,
+    whenText: "when enabled",
+    decision: "refuse",
+    reason: "multiplexing (smux, yamux, h2mux) is not implemented yet",
+  },
+  {
+    id: "tls utls/ech/reality",
+    where: "tls blocks",
+    paths: ["utls", "ech", "reality"].flatMap((f) => [
+      `/inbounds/*/tls/${f}`,
+      `/outbounds/*/tls/${f}`,
+      `/outbound_providers/*/outbounds/*/tls/${f}`,
+    ]),
+    when: enabledBlock,
+    whenText: "when enabled",
+    decision: "refuse",
+    reason: "uTLS, ECH and REALITY are not implemented yet (they arrive with advanced TLS)",
+  },
+  {
+    id: "tls acme",
+    paths: ["/inbounds/*/tls/acme"],
+    decision: "refuse",
+    reason: "ACME certificate issuance is not supported: give certificate_path and key_path",
+  },
+  {
+    id: "vless flow",
+    paths: ["/inbounds/*/users/*/flow", "/outbounds/*/flow", "/outbound_providers/*/outbounds/*/flow"],
+    when: nonEmpty,
+    whenText: "when set",
+    decision: "refuse",
+    reason: 'VLESS "flow" (xtls-rprx-vision) is not implemented yet (it arrives with advanced TLS)',
   },
   {
     id: "udp_over_tcp",

@@ -63,6 +63,29 @@ const SAMPLES: Record<string, [Json, string][]> = {
     [outbound({ tls: {} }, "http"), "/outbounds/0/tls"],
     [outbound({ tls: {} }, "socks"), "/outbounds/0/tls"],
   ],
+  multiplex: [
+    [
+      outbound({ password: "p", method: "none", multiplex: { enabled: true } }, "shadowsocks"),
+      "/outbounds/0/multiplex",
+    ],
+    [inbound({ users: [], multiplex: { enabled: true } }, "trojan"), "/inbounds/0/multiplex"],
+  ],
+  "tls utls/ech/reality": [
+    [
+      outbound({ password: "p", tls: { enabled: true, utls: { enabled: true } } }, "trojan"),
+      "/outbounds/0/tls/utls",
+    ],
+    [
+      outbound({ uuid: "u", tls: { enabled: true, reality: { enabled: true } } }, "vless"),
+      "/outbounds/0/tls/reality",
+    ],
+    [inbound({ users: [], tls: { enabled: true, ech: { enabled: true } } }, "trojan"), "/inbounds/0/tls/ech"],
+  ],
+  "tls acme": [[inbound({ users: [], tls: { enabled: true, acme: {} } }, "trojan"), "/inbounds/0/tls/acme"]],
+  "vless flow": [
+    [outbound({ uuid: "u", flow: "xtls-rprx-vision" }, "vless"), "/outbounds/0/flow"],
+    [inbound({ users: [{ uuid: "u", flow: "xtls-rprx-vision" }] }, "vless"), "/inbounds/0/users/0/flow"],
+  ],
   udp_over_tcp: [[outbound({ udp_over_tcp: true }, "socks"), "/outbounds/0/udp_over_tcp"]],
   "legacy dns server": [[
     base({ dns: { servers: [{ tag: "g", address: "8.8.8.8" }] } }),

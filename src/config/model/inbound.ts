@@ -2,7 +2,11 @@
 import { z } from "zod";
 import { listable, port, typedShape, withTag } from "./common.ts";
 import { listenShape } from "./listen.ts";
-import { Tls } from "./tls.ts";
+import { InboundTls } from "./tls.ts";
+import { ShadowsocksInbound } from "./protocols/shadowsocks.ts";
+import { TrojanInbound } from "./protocols/trojan.ts";
+import { VlessInbound } from "./protocols/vless.ts";
+import { VmessInbound } from "./protocols/vmess.ts";
 
 /** A user of the socks, http and mixed inbounds. */
 export const User = z.strictObject({
@@ -24,7 +28,7 @@ export const MixedInbound = z
   .transform(withTag);
 
 export const SocksInbound = z
-  .strictObject({ ...typedShape("socks"), ...listenShape, users: users() })
+  .strictObject({ ...typedShape("socks"), ...listenShape, users: users(), tls: InboundTls.optional() })
   .transform(withTag);
 
 export const HttpInbound = z
@@ -35,7 +39,7 @@ export const HttpInbound = z
     /** Dropped with a warning by the reference table. */
     set_system_proxy: z.boolean().optional(),
     /** Refused by the reference table until TLS is implemented. */
-    tls: Tls.optional(),
+    tls: InboundTls.optional(),
   })
   .transform(withTag);
 
@@ -49,7 +53,16 @@ export const DirectInbound = z
   })
   .transform(withTag);
 
-export const Inbound = z.discriminatedUnion("type", [MixedInbound, SocksInbound, HttpInbound, DirectInbound]);
+export const Inbound = z.discriminatedUnion("type", [
+  MixedInbound,
+  SocksInbound,
+  HttpInbound,
+  DirectInbound,
+  ShadowsocksInbound,
+  TrojanInbound,
+  VlessInbound,
+  VmessInbound,
+]);
 
 export type MixedInboundModel = z.output<typeof MixedInbound>;
 export type SocksInboundModel = z.output<typeof SocksInbound>;

@@ -15,7 +15,7 @@ export interface KindTypes {
 }
 
 export const INBOUND_TYPES: KindTypes = {
-  described: ["direct", "http", "mixed", "socks"],
+  described: ["direct", "http", "mixed", "shadowsocks", "socks", "trojan", "vless", "vmess"],
   pending: [
     "anytls",
     "hc",
@@ -23,14 +23,10 @@ export const INBOUND_TYPES: KindTypes = {
     "mptp",
     "nf",
     "redirect",
-    "shadowsocks",
     "shadowtls",
     "tproxy",
-    "trojan",
     "tuic",
     "tun",
-    "vless",
-    "vmess",
   ],
   refused: {
     naive: 'inbound type "naive" is not supported',
@@ -42,7 +38,7 @@ export const INBOUND_TYPES: KindTypes = {
 };
 
 export const OUTBOUND_TYPES: KindTypes = {
-  described: ["block", "direct", "http", "socks"],
+  described: ["block", "direct", "http", "shadowsocks", "socks", "trojan", "vless", "vmess"],
   pending: [
     "anytls",
     "fallback",
@@ -54,15 +50,11 @@ export const OUTBOUND_TYPES: KindTypes = {
     "plugin",
     "redirect",
     "selector",
-    "shadowsocks",
     "shadowtls",
     "smart",
-    "trojan",
     "tryall",
     "tuic",
     "urltest",
-    "vless",
-    "vmess",
   ],
   refused: {
     tor: 'outbound type "tor" is not supported',

@@ -2,7 +2,11 @@
 import { z } from "zod";
 import { headers, serverPort, typedShape, withTag } from "./common.ts";
 import { dialShape } from "./dial.ts";
-import { Tls } from "./tls.ts";
+import { OutboundTls } from "./tls.ts";
+import { ShadowsocksOutbound } from "./protocols/shadowsocks.ts";
+import { TrojanOutbound } from "./protocols/trojan.ts";
+import { VlessOutbound } from "./protocols/vless.ts";
+import { VmessOutbound } from "./protocols/vmess.ts";
 
 export const DirectOutbound = z.strictObject({ ...typedShape("direct"), ...dialShape }).transform(withTag);
 
@@ -23,7 +27,7 @@ export const SocksOutbound = z
     /** Refused by the reference table until implemented. */
     udp_over_tcp: z.union([z.boolean(), z.looseObject({})]).optional(),
     /** Refused by the reference table until TLS is implemented. */
-    tls: Tls.optional(),
+    tls: OutboundTls.optional(),
   })
   .transform(withTag);
 
@@ -38,7 +42,7 @@ export const HttpOutbound = z
     path: z.string().optional(),
     headers: headers().optional(),
     /** Refused by the reference table until TLS is implemented. */
-    tls: Tls.optional(),
+    tls: OutboundTls.optional(),
   })
   .transform(withTag);
 
@@ -47,6 +51,10 @@ export const Outbound = z.discriminatedUnion("type", [
   BlockOutbound,
   SocksOutbound,
   HttpOutbound,
+  ShadowsocksOutbound,
+  TrojanOutbound,
+  VlessOutbound,
+  VmessOutbound,
 ]);
 
 export type DirectOutboundModel = z.output<typeof DirectOutbound>;
