@@ -18,10 +18,13 @@ export class ConfigError extends SvcError {
   readonly path: string;
   /** 1-based source line, when known (YAML, .conf, or JSON with offsets). */
   readonly line?: number;
-  constructor(path: string, message: string, line?: number) {
+  /** 1-based source column, when the format gives one (YAML). */
+  readonly column?: number;
+  constructor(path: string, message: string, line?: number, column?: number) {
     super("config", path ? `${path}: ${message}` : message);
     this.path = path;
     this.line = line;
+    this.column = column;
     this.detail = message;
   }
   /** The message without the path prefix. */

@@ -21,7 +21,7 @@ export interface LoadOptions {
   file?: string;
 }
 
-const toError = (p: Problem) => new ConfigError(p.path, p.message, p.line);
+const toError = (p: Problem) => new ConfigError(p.path, p.message, p.line, p.column);
 const toWarning = (p: Problem): ConfigWarning => ({ path: p.path, message: p.message });
 const warningText = (w: ConfigWarning) => (w.path ? `${w.path}: ${w.message}` : w.message);
 

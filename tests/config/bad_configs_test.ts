@@ -406,9 +406,9 @@ const CASES: Case[] = [
     errors: [["/outbounds/1/type", 'outbound type "tor" is not supported']],
   },
   {
-    name: "selector pending",
+    name: "selector member missing",
     input: withOutbounds({ type: "selector", outbounds: ["nope"] }),
-    errors: [["/outbounds/1/type", 'outbound type "selector" is not implemented yet']],
+    errors: [["/outbounds/1/outbounds/0", 'unknown outbound tag "nope"']],
   },
   {
     name: "outbound type unknown",

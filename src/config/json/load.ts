@@ -15,7 +15,12 @@ export interface Problem {
   path: string;
   message: string;
   line?: number;
+  /** 1-based column, where the source format gives one (YAML). */
+  column?: number;
 }
+
+/** Where a JSON pointer's value was written in the source text (nearest ancestor when not exact). */
+export type Locate = (path: readonly string[]) => { line: number; column?: number } | undefined;
 
 export interface JsonCheck {
   errors: Problem[];
@@ -32,7 +37,18 @@ export function checkJson(text: string): JsonCheck {
       warnings: [],
     };
   }
-  const pre = prepass(parsed.value);
+  return checkValue(parsed.value, (path) => {
+    const line = lineOf(parsed as ParsedJson, path);
+    return line === undefined ? undefined : { line };
+  });
+}
+
+/**
+ * Checks a document in the native format's shape, however it was written (JSON, or converted from
+ * another format); `locate` maps paths back to the source text for messages.
+ */
+export function checkValue(value: Record<string, unknown>, where: Locate): JsonCheck {
+  const pre = prepass(value);
   const errors: Problem[] = [...pre.errors];
   const warnings: Problem[] = [...pre.warnings];
 
@@ -40,7 +56,7 @@ export function checkJson(text: string): JsonCheck {
   let model: Model | undefined;
   if (result.success) {
     model = result.data;
-    const checked = validateModel(model, { compatApiPath: compatApiPath(parsed.value) });
+    const checked = validateModel(model, { compatApiPath: compatApiPath(value) });
     // An item whose field was refused already has its error; what follows from the removal is noise.
     errors.push(...checked.errors.filter((e) => !pre.errors.some((p) => isUnder(p.path, e.path))));
     warnings.push(...checked.warnings);
@@ -57,10 +73,11 @@ export function checkJson(text: string): JsonCheck {
       }
     }
   }
-  const withLines = (p: Problem): Problem => ({
-    ...p,
-    line: p.line ?? lineOf(parsed as ParsedJson, fromPointer(p.path)),
-  });
+  const withLines = (p: Problem): Problem => {
+    if (p.line !== undefined) return p;
+    const at = where(fromPointer(p.path));
+    return at ? { ...p, line: at.line, column: at.column } : p;
+  };
   return {
     errors: sortByLine(errors.map(withLines)),
     warnings: warnings.map(withLines),

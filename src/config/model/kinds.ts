@@ -38,23 +38,32 @@ export const INBOUND_TYPES: KindTypes = {
 };
 
 export const OUTBOUND_TYPES: KindTypes = {
-  described: ["block", "direct", "http", "shadowsocks", "socks", "trojan", "vless", "vmess"],
+  described: [
+    "block",
+    "direct",
+    "fallback",
+    "http",
+    "load-balance",
+    "selector",
+    "shadowsocks",
+    "socks",
+    "trojan",
+    "urltest",
+    "vless",
+    "vmess",
+  ],
   pending: [
     "anytls",
-    "fallback",
     "hysteria2",
-    "load-balance",
     "mptp",
     "network",
     "pass",
     "plugin",
     "redirect",
-    "selector",
     "shadowtls",
     "smart",
     "tryall",
     "tuic",
-    "urltest",
   ],
   refused: {
     tor: 'outbound type "tor" is not supported',

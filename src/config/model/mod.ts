@@ -8,6 +8,7 @@ export * from "./dns_server.ts";
 export * from "./duration.ts";
 export * from "./endpoint.ts";
 export * from "./experimental.ts";
+export * from "./group.ts";
 export * from "./http_clients.ts";
 export * from "./inbound.ts";
 export * from "./kinds.ts";

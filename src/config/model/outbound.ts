@@ -3,6 +3,7 @@ import { z } from "zod";
 import { headers, serverPort, typedShape, withTag } from "./common.ts";
 import { dialShape } from "./dial.ts";
 import { OutboundTls } from "./tls.ts";
+import { FallbackOutbound, LoadBalanceOutbound, SelectorOutbound, UrlTestOutbound } from "./group.ts";
 import { ShadowsocksOutbound } from "./protocols/shadowsocks.ts";
 import { TrojanOutbound } from "./protocols/trojan.ts";
 import { VlessOutbound } from "./protocols/vless.ts";
@@ -55,6 +56,10 @@ export const Outbound = z.discriminatedUnion("type", [
   TrojanOutbound,
   VlessOutbound,
   VmessOutbound,
+  SelectorOutbound,
+  UrlTestOutbound,
+  FallbackOutbound,
+  LoadBalanceOutbound,
 ]);
 
 export type DirectOutboundModel = z.output<typeof DirectOutbound>;
