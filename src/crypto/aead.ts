@@ -26,7 +26,8 @@ export interface Aead {
   seal(nonce: Uint8Array, plaintext: Uint8Array, out: Uint8Array, aad?: Uint8Array): number;
   /**
    * Checks and decrypts `ciphertext` (which ends with the tag) into `out`; returns the plaintext
-   * length, or -1 when authentication fails. `out` may be the same memory as `ciphertext`.
+   * length, or -1 when authentication fails (then `out` holds unspecified bytes: never use them).
+   * `out` may be the same memory as `ciphertext`.
    */
   open(nonce: Uint8Array, ciphertext: Uint8Array, out: Uint8Array, aad?: Uint8Array): number;
   /** Frees native state; the Aead must not be used afterwards. Safe to call twice. */

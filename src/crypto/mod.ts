@@ -1,10 +1,14 @@
 /** The crypto layer's public surface. */
 export type { Aead, AeadName, AeadProvider } from "./aead.ts";
 export { AEAD_KEY_SIZE, AEAD_NONCE_SIZE, AEAD_TAG_SIZE } from "./aead.ts";
+export { getAeadProvider, getNodeAeadProvider, getOpensslAeadProvider } from "./provider.ts";
 import type { Aead, AeadName } from "./aead.ts";
-import { nodeAeadProvider } from "./node_aead.ts";
+import { getAeadProvider } from "./provider.ts";
 
-/** Creates an AEAD with the fastest provider available (the OpenSSL fast path lands here). */
+/**
+ * Creates an AEAD with the fastest provider available: OpenSSL through FFI (needs --allow-ffi and
+ * libcrypto 3), else node:crypto. Throws RangeError when the key has the wrong size.
+ */
 export function createAead(name: AeadName, key: Uint8Array): Aead {
-  return nodeAeadProvider.create(name, key);
+  return getAeadProvider().create(name, key);
 }

@@ -1,0 +1,29 @@
+/**
+ * Picks the AEAD provider: OpenSSL through FFI when it loads, node:crypto otherwise. Both are
+ * probed once per process (memoized capability probes, the only module state here).
+ */
+import type { AeadProvider } from "./aead.ts";
+import { loadLibcrypto } from "./libcrypto.ts";
+import { nodeAeadProvider } from "./node_aead.ts";
+import { opensslAeadProvider } from "./openssl_aead.ts";
+
+let openssl: { provider: AeadProvider | null } | undefined;
+
+/** The OpenSSL provider, or null without --allow-ffi or without libcrypto 3. */
+export function getOpensslAeadProvider(): AeadProvider | null {
+  if (!openssl) {
+    const lib = loadLibcrypto();
+    openssl = { provider: lib ? opensslAeadProvider(lib) : null };
+  }
+  return openssl.provider;
+}
+
+/** The portable provider (node:crypto): always available. */
+export function getNodeAeadProvider(): AeadProvider {
+  return nodeAeadProvider;
+}
+
+/** The fastest provider available here. */
+export function getAeadProvider(): AeadProvider {
+  return getOpensslAeadProvider() ?? nodeAeadProvider;
+}
