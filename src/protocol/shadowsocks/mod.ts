@@ -1,6 +1,9 @@
 /** The `shadowsocks` protocol: registers its inbound and outbound by type. */
 import type { Registry } from "../../adapter/mod.ts";
+import { createShadowsocksInbound } from "./inbound.ts";
+import { ShadowsocksOutbound } from "./outbound.ts";
 
-export function register(_r: Registry): void {
-  // Not built yet: the engine reports "not built into this binary" for this type.
+export function register(r: Registry): void {
+  r.inbound("shadowsocks", createShadowsocksInbound, { reloadable: true });
+  r.outbound("shadowsocks", (o, ctx) => new ShadowsocksOutbound(o, ctx));
 }
