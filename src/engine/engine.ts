@@ -16,6 +16,7 @@ import { compileRule } from "../route/rules/mod.ts";
 import { Tracker } from "../tracker/mod.ts";
 import { buildClientLayers, buildServerLayers } from "../transport/stack.ts";
 import type { TlsEnvironment } from "../tls/layer.ts";
+import { trustFromCertificateObject } from "../tls/store.ts";
 import { dialerFor } from "./dialer.ts";
 import { buildDns, type BuiltDns } from "./dns.ts";
 import { checkListenFields } from "./listen_fields.ts";
@@ -109,6 +110,11 @@ export class Engine {
     // Outbounds: build all; detours resolve lazily by tag so order does not matter here.
     const lookup = (name: string) => resolver.lookup(name, "ipv4_only");
     const tlsEnv: TlsEnvironment = {};
+    try {
+      tlsEnv.trust = trustFromCertificateObject(model.certificate);
+    } catch (e) {
+      fail("/certificate", e);
+    }
     const clientLayers = (path: string) => (o: Parameters<typeof buildClientLayers>[0]) =>
       buildClientLayers({ path, ...o }, tlsEnv);
     model.outbounds.forEach((o, i) => {

@@ -1,51 +1,67 @@
 /**
- * The TLS layer built from a `tls` block: a client for outbounds, a listener for inbounds.
- * Minimal first cut (owned by the TLS work): server_name, alpn and extra CA certificates on the
- * client; certificate/key on the server through Deno.listenTls.
+ * The TLS layer built from a `tls` block: a client for outbounds, a server for inbounds.
+ *
+ * Engine choice, by measurement: the system OpenSSL 3 over memory BIOs (openssl.ts) honours every
+ * field (insecure, versions, ciphers, curves, pins, client certificates, exclusive trust), runs TLS
+ * over any Conn without a loopback bridge, and is the faster path here (scripts/bench/tls.ts).
+ * Deno's rustls (rustls.ts) is the fallback when OpenSSL or --allow-ffi is missing, and refuses
+ * the fields it cannot honour.
  */
-import type { Conn } from "../adapter/mod.ts";
-import { ConfigError } from "../common/errors.ts";
+import type { Conn, StreamInfo } from "../adapter/mod.ts";
 import type { InboundTlsModel, OutboundTlsModel } from "../config/mod.ts";
-import { tlsClient } from "./client.ts";
+import { loadLibssl } from "./libssl.ts";
+import { opensslClient, opensslServer, type TlsClientEngine, type TlsServerEngine } from "./openssl.ts";
+import { clientSettings, serverSettings } from "./options.ts";
+import { rustlsClient, rustlsServerOptions } from "./rustls.ts";
+import { DEFAULT_TRUST, type TrustSettings } from "./store.ts";
 
+/** What the top-level `certificate` object contributes: the roots clients trust. */
 export interface TlsEnvironment {
-  /** Extra trusted roots from the top-level `certificate` object (PEM). */
-  caCerts?: string[];
+  trust?: TrustSettings;
+  /** Force the fallback engine (tests of the refusals). */
+  engine?: "openssl" | "rustls";
 }
 
 export interface TlsClientLayer {
-  wrap(conn: Conn, defaultServerName: string, alpnOverride?: string[]): Promise<Conn>;
+  wrap(conn: Conn, defaultServerName: string, alpnOverride?: string[], signal?: AbortSignal): Promise<Conn>;
+  /** As wrap, with what the handshake settled (negotiated ALPN). */
+  connect(conn: Conn, defaultServerName: string, alpnOverride?: string[], signal?: AbortSignal): Promise<{
+    conn: Conn;
+    info: StreamInfo;
+  }>;
 }
 
 export function isTlsEnabled(tls: unknown): boolean {
   return typeof tls === "object" && tls !== null && (tls as { enabled?: boolean }).enabled === true;
 }
 
+function useOpenssl(env: TlsEnvironment) {
+  return env.engine === "rustls" ? null : loadLibssl();
+}
+
 export function tlsClientLayer(tls: OutboundTlsModel, env: TlsEnvironment, path = ""): TlsClientLayer {
-  if (tls.insecure) throw new ConfigError(`${path}/tls/insecure`, "insecure TLS is not implemented yet");
-  const caCerts = [...(env.caCerts ?? []), ...(tls.certificate ?? [])];
-  if (tls.certificate_path) caCerts.push(Deno.readTextFileSync(tls.certificate_path));
+  const settings = clientSettings(tls, env.trust ?? DEFAULT_TRUST, `${path}/tls`);
+  const lib = useOpenssl(env);
+  const engine: TlsClientEngine = lib ? opensslClient(lib, settings) : rustlsClient(settings);
   return {
-    wrap: (conn, defaultServerName, alpnOverride) =>
-      tlsClient(conn, {
-        serverName: tls.server_name ?? defaultServerName,
-        caCerts: caCerts.length ? caCerts : undefined,
-        alpn: alpnOverride ?? tls.alpn,
-      }),
+    connect: (conn, name, alpn, signal) => engine.connect(conn, name, alpn, signal),
+    wrap: async (conn, name, alpn, signal) => (await engine.connect(conn, name, alpn, signal)).conn,
   };
 }
 
-export interface TlsServerLayer {
-  listen(hostname: string, port: number): Deno.TlsListener;
-}
+/** Either an engine that accepts TLS over accepted TCP streams, or Deno's own TLS listener. */
+export type TlsServerLayer =
+  | { kind: "openssl"; engine: TlsServerEngine }
+  | { kind: "rustls"; listen(hostname: string, port: number): Deno.TlsListener; handshakeTimeoutMs: number };
 
-export function tlsServerLayer(tls: InboundTlsModel, path = ""): TlsServerLayer {
-  const cert = tls.certificate?.join("\n") ??
-    (tls.certificate_path ? Deno.readTextFileSync(tls.certificate_path) : undefined);
-  const key = tls.key?.join("\n") ?? (tls.key_path ? Deno.readTextFileSync(tls.key_path) : undefined);
-  if (!cert) throw new ConfigError(`${path}/tls`, "a TLS server needs certificate or certificate_path");
-  if (!key) throw new ConfigError(`${path}/tls`, "a TLS server needs key or key_path");
+export function tlsServerLayer(tls: InboundTlsModel, path = "", env: TlsEnvironment = {}): TlsServerLayer {
+  const settings = serverSettings(tls, `${path}/tls`);
+  const lib = useOpenssl(env);
+  if (lib) return { kind: "openssl", engine: opensslServer(lib, settings) };
+  const options = rustlsServerOptions(settings);
   return {
-    listen: (hostname, port) => Deno.listenTls({ hostname, port, cert, key, alpnProtocols: tls.alpn }),
+    kind: "rustls",
+    handshakeTimeoutMs: settings.handshakeTimeoutMs,
+    listen: (hostname, port) => Deno.listenTls({ hostname, port, ...options }),
   };
 }

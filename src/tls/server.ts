@@ -1,23 +1,55 @@
-/** Accept loop for a TLS listener: one task per connection, handshake bounded, all closed with the server. */
+/**
+ * TLS servers: with OpenSSL, a TCP accept loop whose streams go through the engine's handshake
+ * (bounded by handshake_timeout); with the rustls fallback, Deno's own TLS listener. Either way
+ * `handle` gets the decrypted stream with the negotiated ALPN and the client's SNI.
+ */
 import type { Conn, LayeredServer, StreamInfo } from "../adapter/mod.ts";
 import { errorText } from "../common/errors.ts";
 import type { Logger } from "../common/log.ts";
+import { serveTcp } from "../net/tcp_server.ts";
 import type { TlsServerLayer } from "./layer.ts";
 
-const HANDSHAKE_TIMEOUT_MS = 15_000;
+type Handle = (
+  conn: Conn,
+  source: { host: string; port: number },
+  local: { host: string; port: number },
+  info: StreamInfo,
+) => Promise<void>;
 
 export function serveTls(
   layer: TlsServerLayer,
   hostname: string,
   port: number,
   logger: Logger,
-  handle: (
-    conn: Conn,
-    source: { host: string; port: number },
-    local: { host: string; port: number },
-    info: StreamInfo,
-  ) => Promise<void>,
+  handle: Handle,
 ): LayeredServer {
+  if (layer.kind === "openssl") {
+    const engine = layer.engine;
+    return serveTcp(hostname, port, logger, async (tcp, remote, local) => {
+      const { conn, info } = await engine.accept(tcp);
+      try {
+        await handle(
+          conn,
+          { host: remote.hostname, port: remote.port },
+          { host: local.hostname, port: local.port },
+          { alpn: info.alpn, serverName: info.serverName },
+        );
+      } finally {
+        conn.close();
+      }
+    });
+  }
+  return serveRustls(layer, hostname, port, logger, handle);
+}
+
+function serveRustls(
+  layer: Extract<TlsServerLayer, { kind: "rustls" }>,
+  hostname: string,
+  port: number,
+  logger: Logger,
+  handle: Handle,
+): LayeredServer {
+  const HANDSHAKE_TIMEOUT_MS = layer.handshakeTimeoutMs;
   const listener = layer.listen(hostname, port);
   const live = new Set<Deno.TlsConn>();
   let closed = false;

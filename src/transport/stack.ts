@@ -29,7 +29,7 @@ export function buildClientLayers(o: ClientLayerOptions, env: TlsEnvironment): C
     const raw = await dialRaw(signal);
     if (!tls) return raw;
     try {
-      return await tls.wrap(raw, host, transport?.alpn);
+      return await tls.wrap(raw, host, transport?.alpn, signal);
     } catch (e) {
       raw.close();
       throw e;

@@ -145,13 +145,6 @@ export const REFERENCE_FIELDS: readonly ReferenceField[] = [
       'removed in sing-box 1.13: use a route rule with the "route-options" action and "override_address" or "override_port"',
   },
   {
-    id: "tls (http and socks)",
-    paths: ["/inbounds/*/tls", "/outbounds/*/tls"],
-    types: ["http", "socks"],
-    decision: "refuse",
-    reason: "TLS is not implemented yet",
-  },
-  {
     id: "multiplex",
     paths: [
       "/inbounds/*/multiplex",

@@ -58,11 +58,6 @@ const SAMPLES: Record<string, [Json, string][]> = {
     "/inbounds/0/udp_disable_domain_unmapping",
   ]],
   "override_address (direct outbound)": [[outbound({ override_port: 53 }), "/outbounds/0/override_port"]],
-  "tls (http and socks)": [
-    [inbound({ tls: {} }, "http"), "/inbounds/0/tls"],
-    [outbound({ tls: {} }, "http"), "/outbounds/0/tls"],
-    [outbound({ tls: {} }, "socks"), "/outbounds/0/tls"],
-  ],
   multiplex: [
     [
       outbound({ password: "p", method: "none", multiplex: { enabled: true } }, "shadowsocks"),

@@ -38,7 +38,7 @@ export const HttpInbound = z
     users: users(),
     /** Dropped with a warning by the reference table. */
     set_system_proxy: z.boolean().optional(),
-    /** Refused by the reference table until TLS is implemented. */
+    /** TLS in front of the proxy: an HTTPS proxy. */
     tls: InboundTls.optional(),
   })
   .transform(withTag);

@@ -27,7 +27,7 @@ export const SocksOutbound = z
     network: z.enum(["tcp", "udp"]).optional(),
     /** Refused by the reference table until implemented. */
     udp_over_tcp: z.union([z.boolean(), z.looseObject({})]).optional(),
-    /** Refused by the reference table until TLS is implemented. */
+    /** TLS to the proxy server. */
     tls: OutboundTls.optional(),
   })
   .transform(withTag);
@@ -42,7 +42,7 @@ export const HttpOutbound = z
     password: z.string().optional(),
     path: z.string().optional(),
     headers: headers().optional(),
-    /** Refused by the reference table until TLS is implemented. */
+    /** TLS to the proxy server. */
     tls: OutboundTls.optional(),
   })
   .transform(withTag);

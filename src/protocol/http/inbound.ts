@@ -9,6 +9,8 @@ export interface HttpInboundOptions {
   listen: string;
   listen_port?: number;
   users?: { username: string; password: string }[];
+  /** The `tls` block: an HTTPS proxy. */
+  tls?: unknown;
 }
 
 export function createHttpInbound(o: HttpInboundOptions, ctx: InboundContext): Inbound {
@@ -24,5 +26,6 @@ export function createHttpInbound(o: HttpInboundOptions, ctx: InboundContext): I
     o,
     ctx.logger,
     (conn, source) => serveHttp(new BufferedConn(conn), source, opts),
+    ctx.serverLayers({ tls: o.tls }),
   );
 }

@@ -1,6 +1,7 @@
 /** The `http` outbound: an HTTP proxy reached with CONNECT, with Basic auth and extra headers. */
 import type {
   Address,
+  ClientLayers,
   Conn,
   Dialer,
   Metadata,
@@ -24,6 +25,8 @@ export interface HttpOutboundOptions {
   path?: string;
   headers?: Record<string, string | string[]>;
   detour?: string;
+  /** TLS to the proxy (the `tls` block): an HTTPS proxy. */
+  tls?: unknown;
 }
 
 export class HttpOutbound implements Outbound {
@@ -32,16 +35,22 @@ export class HttpOutbound implements Outbound {
   readonly networks: readonly Network[] = ["tcp"];
   readonly dependencies: readonly string[];
   private readonly dialer: Dialer;
+  private readonly layers: ClientLayers;
 
   constructor(private readonly options: HttpOutboundOptions, ctx: OutboundContext) {
     this.tag = options.tag;
     this.dependencies = options.detour ? [options.detour] : [];
     this.dialer = ctx.dialer;
+    this.layers = ctx.clientLayers({
+      server: { host: options.server, port: options.server_port },
+      tls: options.tls,
+    });
   }
 
   async dial(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
     const o = this.options;
-    const raw = await this.dialer.dial({ host: o.server, port: o.server_port }, metadata, signal);
+    const server = { host: o.server, port: o.server_port };
+    const raw = await this.layers.open((s) => this.dialer.dial(server, metadata, s), signal);
     try {
       return await connect(raw, destination, o);
     } catch (e) {

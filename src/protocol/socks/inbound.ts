@@ -10,6 +10,8 @@ export interface ProxyInboundOptions {
   listen_port?: number;
   udp_timeout: number;
   users?: { username: string; password: string }[];
+  /** The `tls` block (socks and http only; mixed has none). */
+  tls?: unknown;
 }
 
 export function usersMap(users: ProxyInboundOptions["users"]): Map<string, string> {
@@ -31,5 +33,6 @@ export function createSocksInbound(o: ProxyInboundOptions, ctx: InboundContext):
     o,
     ctx.logger,
     (conn, source, local) => serveSocks(new BufferedConn(conn), source, local, opts),
+    ctx.serverLayers({ tls: o.tls }),
   );
 }

@@ -1,6 +1,7 @@
 /** The `socks` outbound: SOCKS4/4a/5 client with authentication and UDP ASSOCIATE (SOCKS5). */
 import type {
   Address,
+  ClientLayers,
   Conn,
   Dialer,
   Metadata,
@@ -24,6 +25,8 @@ export interface SocksOutboundOptions {
   password?: string;
   network?: Network[] | Network;
   detour?: string;
+  /** TLS to the proxy (the `tls` block); UDP ASSOCIATE's datagrams stay plain UDP. */
+  tls?: unknown;
 }
 
 export class SocksOutbound implements Outbound {
@@ -33,6 +36,7 @@ export class SocksOutbound implements Outbound {
   readonly dependencies: readonly string[];
   private readonly dialer: Dialer;
   private readonly lookup: (name: string) => Promise<string[]>;
+  private readonly layers: ClientLayers;
 
   constructor(private readonly options: SocksOutboundOptions, ctx: OutboundContext) {
     this.lookup = ctx.lookup;
@@ -41,6 +45,12 @@ export class SocksOutbound implements Outbound {
     this.networks = (options.version === "5" ? n : n.filter((x) => x === "tcp")) as Network[];
     this.dependencies = options.detour ? [options.detour] : [];
     this.dialer = ctx.dialer;
+    this.layers = ctx.clientLayers({ server: this.server, tls: options.tls });
+  }
+
+  /** A stream to the proxy: through TLS when configured. */
+  private open(metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
+    return this.layers.open((s) => this.dialer.dial(this.server, metadata, s), signal);
   }
 
   private get server(): Address {
@@ -54,7 +64,7 @@ export class SocksOutbound implements Outbound {
       if (!ip) throw new DialError(`No IPv4 address for "${destination.host}" (SOCKS4 needs one)`);
       destination = { host: ip, port: destination.port };
     }
-    const raw = await this.dialer.dial(this.server, metadata, signal);
+    const raw = await this.open(metadata, signal);
     try {
       return (await socksHandshake(raw, CMD_CONNECT, destination, this.options)).conn;
     } catch (e) {
@@ -65,7 +75,7 @@ export class SocksOutbound implements Outbound {
 
   async listenPacket(_destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<PacketConn> {
     if (!this.networks.includes("udp")) throw new DialError(`Outbound "${this.tag}" does not carry UDP`);
-    const raw = await this.dialer.dial(this.server, metadata, signal);
+    const raw = await this.open(metadata, signal);
     let control;
     try {
       control = await socksHandshake(raw, CMD_UDP_ASSOCIATE, { host: "0.0.0.0", port: 0 }, this.options);
