@@ -19,6 +19,8 @@ export {
   loadConfig,
 } from "./src/config/mod.ts";
 export type { ConfigWarning, Model } from "./src/config/mod.ts";
+export { importShareLinks, parseShareLink } from "./src/config/links/mod.ts";
+export type { ImportResult, LinkProblem } from "./src/config/links/mod.ts";
 export { Engine } from "./src/engine/engine.ts";
 export type { EngineOptions, EngineState } from "./src/engine/engine.ts";
 export {

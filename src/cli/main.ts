@@ -1,5 +1,5 @@
 /**
- * The `svc` command line: run | check (-T) | format | schema | generate secret | version.
+ * The `svc` command line: run | check (-T) | format | schema | generate secret | import | version.
  * Exit codes: 0 success, 1 invalid configuration, 2 usage error, 3 start failure.
  */
 import { parseArgs } from "node:util";
@@ -8,6 +8,7 @@ import { configJsonSchema, formatConfig } from "../config/mod.ts";
 import { Engine } from "../engine/engine.ts";
 import { features } from "../engine/registry.ts";
 import { loadConfigFile, readConfigText } from "./load.ts";
+import { importCommand } from "./import.ts";
 import { generateSecret } from "./secret.ts";
 import { VERSION } from "./version.ts";
 
@@ -20,6 +21,8 @@ Usage:
   svc format -c FILE [-w]      print the canonical JSON (-w writes it back)
   svc schema                   print the JSON Schema of the native format
   svc generate secret          print a strong secret for the APIs
+  svc import [FILE|-]          share links or a subscription (base64, Clash YAML, sing-box
+                               JSON) into native {"outbounds": [...]}; problems on stderr
   svc version                  print the version and compiled-in features
 
 Options:
@@ -89,6 +92,8 @@ export async function main(args: string[]): Promise<number> {
         if (pos[1] !== "secret") return fail(2, `Unknown generate target "${pos[1] ?? ""}": only "secret"`);
         print(generateSecret());
         return 0;
+      case "import":
+        return await importCommand(pos[1]);
       case "version":
         print(`svc ${VERSION}\nDeno ${Deno.version.deno}\nfeatures: ${features().join(" ")}`);
         return 0;
