@@ -1,6 +1,9 @@
-/** The `vmess` protocol: registers its inbound and outbound by type. */
+/** The `vmess` protocol (VMess AEAD): registers its inbound and outbound by type. */
 import type { Registry } from "../../adapter/mod.ts";
+import { VmessInbound } from "./inbound.ts";
+import { VmessOutbound } from "./outbound.ts";
 
-export function register(_r: Registry): void {
-  // Not built yet: the engine reports "not built into this binary" for this type.
+export function register(r: Registry): void {
+  r.inbound("vmess", (o, ctx) => new VmessInbound(o, ctx), { reloadable: true });
+  r.outbound("vmess", (o, ctx) => new VmessOutbound(o, ctx));
 }
