@@ -6,9 +6,7 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { AEAD_KEY_SIZE, type AeadName, type AeadProvider, createAead } from "./mod.ts";
 import { getNodeAeadProvider, getOpensslAeadProvider } from "./mod.ts";
-
-const hex = (s: string) => Uint8Array.from(s.match(/../g) ?? [], (b) => parseInt(b, 16));
-const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+import { hex, toHex } from "./test_util.ts";
 
 const openssl = getOpensslAeadProvider();
 const node = getNodeAeadProvider();

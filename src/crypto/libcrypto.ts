@@ -18,6 +18,10 @@ const SYMBOLS = {
   EVP_aes_192_gcm: { parameters: [], result: "pointer" },
   EVP_aes_256_gcm: { parameters: [], result: "pointer" },
   EVP_chacha20_poly1305: { parameters: [], result: "pointer" },
+  EVP_aes_128_ecb: { parameters: [], result: "pointer" },
+  EVP_aes_192_ecb: { parameters: [], result: "pointer" },
+  EVP_aes_256_ecb: { parameters: [], result: "pointer" },
+  EVP_CIPHER_CTX_set_padding: { parameters: ["pointer", "i32"], result: "i32" },
   /** (ctx, cipher, engine, key, iv, enc): enc 1 encrypts, 0 decrypts, -1 keeps the direction. */
   EVP_CipherInit_ex: {
     parameters: ["pointer", "pointer", "pointer", "buffer", "pointer", "i32"],

@@ -1,7 +1,11 @@
 /** The crypto layer's public surface. */
 export type { Aead, AeadName, AeadProvider } from "./aead.ts";
 export { AEAD_KEY_SIZE, AEAD_NONCE_SIZE, AEAD_TAG_SIZE } from "./aead.ts";
-export { getAeadProvider, getNodeAeadProvider, getOpensslAeadProvider } from "./provider.ts";
+export { createAesBlock, getAeadProvider, getNodeAeadProvider, getOpensslAeadProvider } from "./provider.ts";
+export type { AesBlock } from "./aes_block.ts";
+export { fnv1a32, hmacSha256, md5, sha1, sha224, sha256 } from "./hash.ts";
+export { blake3DeriveKey, evpBytesToKey, hkdfSha1 } from "./kdf.ts";
+export { Shake128Stream } from "./shake.ts";
 import type { Aead, AeadName } from "./aead.ts";
 import { getAeadProvider } from "./provider.ts";
 

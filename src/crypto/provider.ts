@@ -1,8 +1,9 @@
 /**
- * Picks the AEAD provider: OpenSSL through FFI when it loads, node:crypto otherwise. Both are
- * probed once per process (memoized capability probes, the only module state here).
+ * Picks the provider of AEADs and AES blocks: OpenSSL through FFI when it loads, node:crypto
+ * otherwise. Each is set up once per process (memoized capability probes, the only module state).
  */
 import type { AeadProvider } from "./aead.ts";
+import { type AesBlock, type AesBlockFactory, nodeAesBlock, opensslAesBlockFactory } from "./aes_block.ts";
 import { loadLibcrypto } from "./libcrypto.ts";
 import { nodeAeadProvider } from "./node_aead.ts";
 import { opensslAeadProvider } from "./openssl_aead.ts";
@@ -26,4 +27,15 @@ export function getNodeAeadProvider(): AeadProvider {
 /** The fastest provider available here. */
 export function getAeadProvider(): AeadProvider {
   return getOpensslAeadProvider() ?? nodeAeadProvider;
+}
+
+let aesBlock: { factory: AesBlockFactory } | undefined;
+
+/** Single-block AES with the fastest provider available (OpenSSL, else node:crypto). */
+export function createAesBlock(key: Uint8Array): AesBlock {
+  if (!aesBlock) {
+    const lib = loadLibcrypto();
+    aesBlock = { factory: lib ? opensslAesBlockFactory(lib) : nodeAesBlock };
+  }
+  return aesBlock.factory(key);
 }
