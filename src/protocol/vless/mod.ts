@@ -1,6 +1,9 @@
 /** The `vless` protocol: registers its inbound and outbound by type. */
 import type { Registry } from "../../adapter/mod.ts";
+import { VlessInbound } from "./inbound.ts";
+import { VlessOutbound } from "./outbound.ts";
 
-export function register(_r: Registry): void {
-  // Not built yet: the engine reports "not built into this binary" for this type.
+export function register(r: Registry): void {
+  r.inbound("vless", (o, ctx) => new VlessInbound(o, ctx), { reloadable: true });
+  r.outbound("vless", (o, ctx) => new VlessOutbound(o, ctx));
 }
