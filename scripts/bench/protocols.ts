@@ -19,8 +19,9 @@ import { parseArgs } from "node:util";
 import type { CaseModule, Comparison, Env, Proc } from "./protocol_cases/kit.ts";
 import { HOST } from "./protocol_cases/kit.ts";
 import * as shadowsocks from "./protocol_cases/shadowsocks.ts";
+import * as trojan from "./protocol_cases/trojan.ts";
 
-const CASES: Record<string, CaseModule> = { shadowsocks };
+const CASES: Record<string, CaseModule> = { shadowsocks, trojan };
 
 const CHUNK = 1 << 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -14,11 +14,16 @@ import type {
   OutboundContext,
   PacketConn,
 } from "../../adapter/mod.ts";
-import { DialError } from "../../common/errors.ts";
+import { DialError, errorText } from "../../common/errors.ts";
 import type { TrojanOutboundModel } from "../../config/model/protocols/trojan.ts";
-import { writeAll } from "../../net/relay.ts";
+import { withTimeout } from "../../net/dialer.ts";
+import { closeQuietly, writeAll } from "../../net/relay.ts";
+import { joinHostPort } from "../../common/address.ts";
 import { TrojanPacketConn } from "./udp_stream.ts";
 import { CMD_CONNECT, CMD_UDP_ASSOCIATE, encodeRequest, passwordKey } from "./wire.ts";
+
+/** The dialer's own default connect timeout: TCP and TLS handshakes share it. */
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
 
 export class TrojanOutbound implements Outbound {
   readonly type = "trojan";
@@ -29,6 +34,7 @@ export class TrojanOutbound implements Outbound {
   private readonly layers: ClientLayers;
   private readonly server: Address;
   private readonly key: string;
+  private readonly handshakeTimeoutMs: number;
 
   constructor(o: TrojanOutboundModel, ctx: OutboundContext) {
     this.tag = o.tag;
@@ -38,10 +44,29 @@ export class TrojanOutbound implements Outbound {
     this.server = { host: o.server, port: o.server_port };
     this.layers = ctx.clientLayers({ server: this.server, tls: o.tls, transport: o.transport });
     this.key = passwordKey(o.password);
+    this.handshakeTimeoutMs = o.connect_timeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   }
 
   private async open(cmd: number, destination: Address, metadata: Metadata, signal?: AbortSignal) {
-    const conn = await this.layers.open((s) => this.dialer.dial(this.server, metadata, s), signal);
+    // A server that accepts TCP and then stalls must not hang the dial: the TCP connect and the
+    // TLS (and transport) handshake together get `connect_timeout`. On timeout the socket is
+    // closed where that is still possible, and a handshake that completes late is closed.
+    const sockets: Conn[] = [];
+    const opened = this.layers.open(async (s) => {
+      const raw = await this.dialer.dial(this.server, metadata, s);
+      sockets.push(raw);
+      return raw;
+    }, signal);
+    let conn: Conn;
+    try {
+      conn = await withTimeout(opened, this.handshakeTimeoutMs, signal, (c) => c.close());
+    } catch (e) {
+      sockets.forEach(closeQuietly);
+      if (sockets.length === 0) throw e;
+      throw new DialError(
+        `Trojan server ${joinHostPort(this.server.host, this.server.port)}: ${errorText(e)}`,
+      );
+    }
     try {
       // The header goes in its own write: trojan-gfw decides from the first record it reads,
       // and the header must be whole in it.
