@@ -3,8 +3,27 @@
  * per server), stunnel in front of a TCP service, squid with `https_port` (an HTTPS proxy) and
  * `openssl s_server`. Each on a free loopback port, stopped by its own PID when disposed.
  */
-import { freePort } from "./engine.ts";
-import { waitForPort } from "./peers.ts";
+/** Resolves once something accepts TCP on the port (as support/peers.ts, which imports the engine). */
+async function waitForPort(port: number, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`Nothing listens on 127.0.0.1:${port} after ${ms} ms: ${e}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+/** A free loopback port (as support/engine.ts, without importing the engine: the bench uses this). */
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
 
 export interface TlsPeer {
   port: number;
