@@ -20,7 +20,9 @@ import { transportClient, transportServer } from "./layer.ts";
 
 export function buildClientLayers(o: ClientLayerOptions, env: TlsEnvironment): ClientLayers {
   const tls = isTlsEnabled(o.tls) ? tlsClientLayer(o.tls as OutboundTlsModel, env, o.path) : undefined;
-  const transport = o.transport ? transportClient(o.transport as TransportModel, o.path) : undefined;
+  const transport = o.transport
+    ? transportClient(o.transport as TransportModel, o.path, { server: o.server, tls: !!tls })
+    : undefined;
   if (!tls && !transport) {
     return { empty: true, open: (dialRaw, signal) => dialRaw(signal), close() {} };
   }
@@ -47,8 +49,18 @@ export function buildServerLayers(
   o: LayerOptions & { path?: string },
   logger: Logger,
 ): ServerLayers {
-  const tls = isTlsEnabled(o.tls) ? tlsServerLayer(o.tls as InboundTlsModel, o.path) : undefined;
-  const transport = o.transport ? transportServer(o.transport as TransportModel, o.path) : undefined;
+  const tlsOn = isTlsEnabled(o.tls);
+  const transport = o.transport
+    ? transportServer(o.transport as TransportModel, o.path, { tls: tlsOn })
+    : undefined;
+  // A transport needs its ALPN (h2 for grpc/http) when the tls block names none, as sing-box does.
+  const tlsModel = o.tls as InboundTlsModel;
+  const tls = tlsOn
+    ? tlsServerLayer(
+      tlsModel.alpn?.length || !transport?.alpn ? tlsModel : { ...tlsModel, alpn: transport.alpn },
+      o.path,
+    )
+    : undefined;
   return {
     empty: !tls && !transport,
     listen(hostname: string, port: number, handle: StreamHandler): LayeredServer {
