@@ -12,6 +12,9 @@ import { startDnsmasq } from "../support/peers.ts";
 import { Socks5UdpClient } from "../support/socks5_udp.ts";
 import { dnsAnswers, dnsQuery } from "../support/trojan_peers.ts";
 import { startV2rayClient, startV2rayServer } from "../support/v2ray.ts";
+import { sealRequestHeader } from "../../src/protocol/vmess/header.ts";
+import { cmdKey, parseUuid } from "../../src/protocol/vmess/kdf.ts";
+import { CMD_TCP, encodeInstruction, OPT_CHUNK_STREAM, SEC_NONE } from "../../src/protocol/vmess/wire.ts";
 
 const UUID = "b831381d-6324-4d53-ad4f-8cda48b30811";
 
@@ -194,3 +197,93 @@ async function readAll(c: Deno.Conn): Promise<Uint8Array> {
   }
   return out;
 }
+
+/**
+ * Sends `bytes` (then `extra` random bytes, then a half-close) and counts what the server answers
+ * before it closes; stops early once `enough` bytes came (a genuine request), fails after 20 s.
+ */
+async function probe(port: number, bytes: Uint8Array, extra = 5000, enough = Infinity): Promise<number> {
+  const c = await Deno.connect({ hostname: "127.0.0.1", port });
+  const timer = setTimeout(() => c.close(), 20_000);
+  let answered = 0;
+  try {
+    await c.write(bytes);
+    if (extra) await c.write(crypto.getRandomValues(new Uint8Array(extra))).catch(() => 0);
+    if (enough === Infinity) await c.closeWrite().catch(() => {});
+    const buf = new Uint8Array(4096);
+    while (answered < enough) {
+      const n = await c.read(buf).catch(() => null);
+      if (n === null) break;
+      answered += n;
+    }
+  } finally {
+    clearTimeout(timer);
+    try {
+      c.close();
+    } catch { /* closed by the timer */ }
+  }
+  return answered;
+}
+
+Deno.test("vmess inbound bad input: garbage, wrong user, replayed auth id, truncated header; it keeps serving", async () => {
+  await using o = blobOrigin(500_000);
+  await using server = await startEngine({
+    log: { level: "warn" },
+    inbounds: [vmessIn()],
+    outbounds: [{ type: "direct", tag: "direct" }],
+  });
+  const port = inboundPort(server, "vin");
+  // A real request header for GET /blob, built with the codec and sent twice: the replay must fail.
+  const key = cmdKey(parseUuid(UUID));
+  const header = encodeInstruction({
+    bodyIv: crypto.getRandomValues(new Uint8Array(16)),
+    bodyKey: crypto.getRandomValues(new Uint8Array(16)),
+    respV: 1,
+    options: OPT_CHUNK_STREAM,
+    security: SEC_NONE,
+    command: CMD_TCP,
+    destination: { host: "127.0.0.1", port: o.port },
+  }, crypto.getRandomValues(new Uint8Array(16)));
+  const sealed = sealRequestHeader(
+    key,
+    header,
+    Date.now() / 1000,
+    crypto.getRandomValues(new Uint8Array(12)),
+  );
+  const request = new TextEncoder().encode(`GET /hello HTTP/1.0\r\nHost: x\r\n\r\n`);
+  const chunk = new Uint8Array([request.length >> 8, request.length & 255, ...request]);
+  assert.ok(
+    await probe(port, new Uint8Array([...sealed, ...chunk]), 0, 60) >= 60,
+    "the genuine request is answered",
+  );
+  assert.equal(
+    await probe(port, new Uint8Array([...sealed, ...chunk])),
+    0,
+    "a replayed auth id gets nothing back",
+  );
+  const wrongKey = cmdKey(parseUuid("00000000-0000-4000-8000-00000000abcd"));
+  const wrong = sealRequestHeader(
+    wrongKey,
+    header,
+    Date.now() / 1000,
+    crypto.getRandomValues(new Uint8Array(12)),
+  );
+  assert.equal(await probe(port, wrong), 0, "a wrong user gets nothing back");
+  const stale = sealRequestHeader(
+    key,
+    header,
+    Date.now() / 1000 - 600,
+    crypto.getRandomValues(new Uint8Array(12)),
+  );
+  assert.equal(await probe(port, stale), 0, "an auth id 600 s old gets nothing back");
+  assert.equal(await probe(port, crypto.getRandomValues(new Uint8Array(64))), 0, "garbage");
+  const fresh = sealRequestHeader(key, header, Date.now() / 1000, crypto.getRandomValues(new Uint8Array(12)));
+  assert.equal(await probe(port, fresh.subarray(0, fresh.length - 5), 0), 0, "truncated header");
+  // Still serving: a genuine client downloads byte for byte.
+  await using client = await startEngine({
+    log: { level: "warn" },
+    inbounds: [socksIn()],
+    outbounds: [vmessOut(port, { security: "aes-128-gcm" })],
+  });
+  await curlBytes(["-x", `socks5h://127.0.0.1:${inboundPort(client, "in")}`], o.url(), o.body);
+});
