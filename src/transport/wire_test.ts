@@ -84,7 +84,7 @@ Deno.test("ws: early data base64url (sing-box/Xray) and lenient decoding", () =>
   assertEquals(threw, true);
 });
 
-Deno.test("gun: Hunk message layout and MultiHunk decoding", async () => {
+Deno.test("gun: Hunk message layout and MultiHunk decoding", () => {
   assertEquals(encodeGunMessage(new TextEncoder().encode("hello")), hex("0000000007 0a05 68656c6c6f"));
   const big = encodeGunMessage(new Uint8Array(300));
   assertEquals(big.subarray(0, 8), hex("000000012f 0aac02"));
