@@ -8,8 +8,9 @@
  *  1. Bulk: seal then open of 16 KiB chunks (shadowsocks' largest frame); Gbit/s of plaintext
  *     that went through both, and seal alone for the OpenSSL provider.
  *  2. Small: seal then open of 64-byte messages (length headers, handshakes); operations/s.
- *  3. Single-block AES-128 (vmess auth IDs, tried once per user per connection): blocks/s.
- *  4. `openssl speed -evp CIPHER -bytes 16384` (encrypt only, C, no FFI) as the ceiling, once per
+ *  3. One-shot: create, seal 100 bytes, dispose (a UDP packet, trying a user's key); per second.
+ *  4. Single-block AES-128 (vmess auth IDs, tried once per user per connection): blocks/s.
+ *  5. `openssl speed -evp CIPHER -bytes 16384` (encrypt only, C, no FFI) as the ceiling, once per
  *     cipher, against our seal-only figure.
  * The node provider's aes-192-gcm is @noble/ciphers (Deno's node:crypto lacks that cipher).
  * Runs are interleaved (OpenSSL then node, the order flipping each run), each case lasts --ms,
@@ -62,6 +63,7 @@ interface Case {
   bulkGbps: number;
   sealGbps: number;
   smallOps: number;
+  oneShotOps: number;
 }
 
 function runCase(provider: AeadProvider, name: AeadName): Case | null {
@@ -73,7 +75,7 @@ function runCase(provider: AeadProvider, name: AeadName): Case | null {
     return null; // e.g. node:crypto in Deno has no aes-192-gcm
   }
   const nonce = crypto.getRandomValues(new Uint8Array(12));
-  const result: Case = { bulkGbps: 0, sealGbps: 0, smallOps: 0 };
+  const result: Case = { bulkGbps: 0, sealGbps: 0, smallOps: 0, oneShotOps: 0 };
   for (const [size, field] of [[BULK, "bulk"], [SMALL, "small"]] as const) {
     const pt = crypto.getRandomValues(new Uint8Array(size));
     const ct = new Uint8Array(size + 16);
@@ -88,6 +90,12 @@ function runCase(provider: AeadProvider, name: AeadName): Case | null {
     } else result.smallOps = ops;
   }
   aead.dispose();
+  const pt = new Uint8Array(100), ct = new Uint8Array(116);
+  result.oneShotOps = measure(() => {
+    const a = provider.create(name, key);
+    a.seal(nonce, pt, ct);
+    a.dispose();
+  });
   return result;
 }
 
@@ -137,6 +145,10 @@ for (const name of CIPHERS) {
       f(med(n, "smallOps") / 1e3, 0)
     } k op/s, ` +
       `ratio ${f(ratio("smallOps"), 1)}×`,
+  );
+  console.log(
+    `  one-shot (create, seal 100 B, dispose): openssl ${f(med(o, "oneShotOps") / 1e3, 0)} k/s, ` +
+      `node ${f(med(n, "oneShotOps") / 1e3, 0)} k/s, ratio ${f(ratio("oneShotOps"), 1)}×`,
   );
   if (!args.values["no-openssl-speed"]) {
     const ceiling = await opensslSpeed(name);

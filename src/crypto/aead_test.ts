@@ -269,3 +269,20 @@ Deno.test("OpenSSL contexts of AEADs dropped without dispose() are freed after G
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("OpenSSL AEAD makes each direction on first use: open-only, seal-only, disposed unused", () => {
+  ok(openssl, "needs the OpenSSL provider (run with -A)");
+  const key = crypto.getRandomValues(new Uint8Array(32)), nonce = new Uint8Array(12);
+  const sealed = new Uint8Array(21);
+  const sealer = openssl.create("chacha20-poly1305", key);
+  sealer.seal(nonce, Uint8Array.of(1, 2, 3, 4, 5), sealed);
+  sealer.dispose();
+  const opener = openssl.create("chacha20-poly1305", key);
+  const back = new Uint8Array(5);
+  equal(opener.open(nonce, sealed, back), 5);
+  deepStrictEqual(back, Uint8Array.of(1, 2, 3, 4, 5));
+  opener.dispose();
+  const unused = openssl.create("chacha20-poly1305", key);
+  unused.dispose();
+  throws(() => unused.open(nonce, sealed, back), TypeError);
+});

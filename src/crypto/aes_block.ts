@@ -66,16 +66,20 @@ export function opensslAesBlockFactory(lib: Libcrypto): AesBlockFactory {
     }
     return ctx;
   };
+  // OpenSSL's out-length, shared by the factory's blocks (calls are synchronous): taking a native
+  // address costs microseconds, so it is done once here rather than per AesBlock.
+  const outl = new Uint8Array(new ArrayBuffer(4));
+  const scratch = { outl, outlPtr: Deno.UnsafePointer.of(outl) }; // `outl` lives as long as the blocks
   return (key) => {
     checkKey(key);
     const ctxs: (Ctx | null)[] = [newCtx(key, 0), newCtx(key, 1)];
-    const outl = new Uint8Array(new ArrayBuffer(4));
-    const outlPtr = Deno.UnsafePointer.of(outl); // stays valid: `outl` lives in this closure
     const run = (dir: 0 | 1, src: Uint8Array, dst: Uint8Array) => {
       checkBlock(src, dst);
       const ctx = ctxs[dir];
       if (ctx === null) throw new TypeError("AES block used after dispose");
-      if (s.EVP_CipherUpdate(ctx, dst, outlPtr, src, 16) !== 1) throw new Error("EVP_CipherUpdate failed");
+      if (s.EVP_CipherUpdate(ctx, dst, scratch.outlPtr, src, 16) !== 1) {
+        throw new Error("EVP_CipherUpdate failed");
+      }
     };
     const block: AesBlock = {
       encrypt: (src, dst) => run(1, src, dst),
