@@ -5,6 +5,7 @@
  * each carries an echo byte for byte. The plugin's server always expects v2ray's Mux.Cool inside
  * the WebSocket, so the svc-client test speaks a minimal Mux.Cool (one TCP session) written here
  * for the test: what is under test is svc's WebSocket framing, handshake and TLS below it.
+ * vmess over ws and h2+TLS runs whole engines against v2ray 4.34 in both directions.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { Conn } from "../../src/adapter/mod.ts";
@@ -15,6 +16,10 @@ import { buildClientLayers, buildServerLayers } from "../../src/transport/stack.
 import { makeTestCertificates } from "../support/certs.ts";
 import { freePort } from "../support/engine.ts";
 import { waitForPort } from "../support/peers.ts";
+import { blobOrigin, curlBytes } from "../support/blob_origin.ts";
+import { startEngine } from "../support/engine.ts";
+import { inboundPort } from "../support/e2e.ts";
+import { startV2rayClient, startV2rayServer, type StreamOptions } from "../support/v2ray.ts";
 
 const logger = new Logger({ disabled: true });
 
@@ -224,5 +229,74 @@ for (const tls of [false, true]) {
     } finally {
       await server.close();
     }
+  });
+}
+
+// vmess over ws and over h2+TLS against v2ray 4.34 both ways: whole-engine, curl byte for byte.
+const UUID = "b831381d-6324-4d53-ad4f-8cda48b30811";
+const V2RAY_CASES: [
+  string,
+  StreamOptions,
+  (dir: string) => Record<string, unknown>,
+  (dir: string) => Record<string, unknown>,
+][] = [
+  ["ws", { network: "ws", path: "/ws" }, () => ({ transport: { type: "ws", path: "/ws" } }), () => ({
+    transport: { type: "ws", path: "/ws" },
+  })],
+  [
+    "h2+TLS",
+    { network: "h2", path: "/h2" },
+    (dir) => ({
+      tls: { enabled: true, server_name: "localhost", certificate_path: `${dir}/ca.pem` },
+      transport: { type: "http", path: "/h2", host: ["localhost"] },
+    }),
+    (dir) => ({
+      tls: { enabled: true, certificate_path: `${dir}/leaf.pem`, key_path: `${dir}/leaf.key` },
+      transport: { type: "http", path: "/h2", host: ["localhost"] },
+    }),
+  ],
+];
+
+for (const [name, stream, outExtra, inExtra] of V2RAY_CASES) {
+  Deno.test(`vmess+${name}: svc outbound → v2ray inbound, curl byte for byte`, async () => {
+    await using c = await certs();
+    await using o = blobOrigin(3 * 1024 * 1024 + 17);
+    const tls = name.includes("TLS") ? { certs: c.dir } : {};
+    await using v2 = await startV2rayServer("vmess", UUID, { ...stream, ...tls });
+    await using svc = await startEngine({
+      log: { level: "warn" },
+      inbounds: [{ type: "mixed", tag: "in", listen: "127.0.0.1", listen_port: 0 }],
+      outbounds: [{
+        type: "vmess",
+        tag: "vm",
+        server: "127.0.0.1",
+        server_port: v2.port,
+        uuid: UUID,
+        ...outExtra(c.dir),
+      }],
+    });
+    for (let i = 0; i < 3; i++) {
+      await curlBytes(["-x", `socks5h://127.0.0.1:${inboundPort(svc, "in")}`], o.url(), o.body);
+    }
+  });
+
+  Deno.test(`vmess+${name}: v2ray outbound → svc inbound, curl byte for byte`, async () => {
+    await using c = await certs();
+    await using o = blobOrigin(3 * 1024 * 1024 + 17);
+    await using svc = await startEngine({
+      log: { level: "warn" },
+      inbounds: [{
+        type: "vmess",
+        tag: "vin",
+        listen: "127.0.0.1",
+        listen_port: 0,
+        users: [{ name: "a", uuid: UUID, alterId: 0 }],
+        ...inExtra(c.dir),
+      }],
+      outbounds: [{ type: "direct", tag: "direct" }],
+    });
+    const tls = name.includes("TLS") ? { certs: c.dir } : {};
+    await using v2 = await startV2rayClient("vmess", UUID, inboundPort(svc, "vin"), { ...stream, ...tls });
+    for (let i = 0; i < 3; i++) await curlBytes(["-x", `socks5h://127.0.0.1:${v2.port}`], o.url(), o.body);
   });
 }
