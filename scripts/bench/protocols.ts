@@ -20,8 +20,10 @@ import type { CaseModule, Comparison, Env, Proc } from "./protocol_cases/kit.ts"
 import { HOST } from "./protocol_cases/kit.ts";
 import * as shadowsocks from "./protocol_cases/shadowsocks.ts";
 import * as trojan from "./protocol_cases/trojan.ts";
+import * as vless from "./protocol_cases/vless.ts";
+import * as vmess from "./protocol_cases/vmess.ts";
 
-const CASES: Record<string, CaseModule> = { shadowsocks, trojan };
+const CASES: Record<string, CaseModule> = { shadowsocks, trojan, vmess, vless };
 
 const CHUNK = 1 << 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
