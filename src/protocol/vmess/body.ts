@@ -18,8 +18,8 @@ import {
   SEC_NONE,
 } from "./wire.ts";
 
-/** Largest payload we put in one chunk (readers accept anything a 16-bit size allows). */
-export const MAX_CHUNK_PAYLOAD = 16 * 1024;
+/** Largest payload we put in one chunk: as much as a 16-bit size allows (v2ray reads any), fewer AEAD calls. */
+export const MAX_CHUNK_PAYLOAD = 0xff00 - 16 - 64;
 /** Upper bound of one chunk on the wire: sealed size, payload, tag, padding. */
 export const MAX_CHUNK_WIRE = 18 + 0xffff + 16;
 
