@@ -14,6 +14,13 @@ export function looksLikeClash(text: string): boolean {
   return /^proxies\s*:/m.test(text);
 }
 
+function reason(e: unknown): string {
+  if (e instanceof LinkError) return e.message;
+  // The yaml package refuses alias expansion beyond maxAliasCount with a ReferenceError.
+  if (e instanceof ReferenceError && /alias/i.test(e.message)) return "YAML aliases expand too much";
+  return `internal error: ${(e as Error)?.message ?? e}`;
+}
+
 export function readClash(text: string): Entries {
   const lc = new LineCounter();
   const out: Entries = { items: [], problems: [] };
@@ -50,7 +57,7 @@ export function readClash(text: string): Entries {
       const label = typeof name === "string" ? `proxy "${name.slice(0, 60)}": ` : "";
       out.problems.push({
         line: where,
-        message: `${label}${e instanceof LinkError ? e.message : `internal error: ${(e as Error)?.message}`}`,
+        message: `${label}${reason(e)}`,
       });
     }
   }
