@@ -36,7 +36,12 @@ addEventListener("unload", () => Deno.removeSync(certs.path, { recursive: true }
 function serverEngine(pair: Pair) {
   return startEngine({
     log: { level: "warn" },
-    inbounds: [{ ...pair.inbound(env, goodCredentials), tag: "in", listen: "127.0.0.1", listen_port: 0 }],
+    inbounds: [{
+      ...pair.inbound(env, pair.credentials?.good ?? goodCredentials),
+      tag: "in",
+      listen: "127.0.0.1",
+      listen_port: 0,
+    }],
     outbounds: [{ type: "direct", tag: "direct" }],
   });
 }
@@ -91,7 +96,8 @@ for (const pair of PAIRS) {
   Deno.test(`conformance: ${pair.name}`, async (t) => {
     await using server = await serverEngine(pair);
     const port = inboundPort(server, "in");
-    await using client = await clientEngine(pair, port, goodCredentials);
+    const good = pair.credentials?.good ?? goodCredentials;
+    await using client = await clientEngine(pair, port, good);
     const entry = inboundPort(client, "entry");
     using echo = echoServer();
 
@@ -142,7 +148,7 @@ for (const pair of PAIRS) {
     });
 
     await t.step("wrong credentials: refused, and the inbound keeps serving", async () => {
-      await using wrong = await clientEngine(pair, port, wrongCredentials);
+      await using wrong = await clientEngine(pair, port, pair.credentials?.wrong ?? wrongCredentials);
       const before = echo.accepted();
       let echoed: Uint8Array = new Uint8Array();
       try {
@@ -167,27 +173,35 @@ for (const pair of PAIRS) {
         const c = await rawToInbound(pair, port);
         try {
           await writeAll(c, garbage).catch(() => {});
-          await within(3000, "close after garbage", readAll(c));
+          const gap = pair.knownGaps?.garbageClose;
+          if (gap) {
+            await t.step({ name: `closed within 3 s (known gap: ${gap})`, ignore: true, fn: () => {} });
+          } else await within(3000, "close after garbage", readAll(c));
         } finally {
           c.close();
         }
-        // A flood: the inbound stops reading (closes) long before 32 MiB.
-        const flood = await rawToInbound(pair, port);
-        let sent = 0;
-        try {
-          const chunk = randomBytes(64 * 1024);
-          chunk[0] = 0xff;
-          await within(
-            10_000,
-            "flood refused",
-            (async () => {
-              while (sent < 32 * 1024 * 1024) sent += await flood.write(chunk);
-            })().catch(() => {}),
-          );
-        } finally {
-          flood.close();
+        const floodGap = pair.knownGaps?.garbageFlood;
+        if (floodGap) {
+          await t.step({ name: `flood refused (known gap: ${floodGap})`, ignore: true, fn: () => {} });
+        } else {
+          // A flood: the inbound stops reading (closes) long before 32 MiB.
+          const flood = await rawToInbound(pair, port);
+          let sent = 0;
+          try {
+            const chunk = randomBytes(64 * 1024);
+            chunk[0] = 0xff;
+            await within(
+              10_000,
+              "flood refused",
+              (async () => {
+                while (sent < 32 * 1024 * 1024) sent += await flood.write(chunk);
+              })().catch(() => {}),
+            );
+          } finally {
+            flood.close();
+          }
+          assert.ok(sent < 32 * 1024 * 1024, `the inbound swallowed ${sent} bytes of garbage`);
         }
-        assert.ok(sent < 32 * 1024 * 1024, `the inbound swallowed ${sent} bytes of garbage`);
         await echoThrough(entry, echo.port, randomBytes(1000));
       },
     );
@@ -198,7 +212,7 @@ for (const pair of PAIRS) {
       ignore: gap !== undefined,
       fn: async () => {
         using silent = stallServer();
-        await using stalled = await clientEngine(pair, silent.port, goodCredentials, {
+        await using stalled = await clientEngine(pair, silent.port, good, {
           connect_timeout: "1s",
         });
         const started = Date.now();

@@ -2,7 +2,7 @@
  * The table of inbound/outbound pairs the conformance suite runs: svc outbound X → svc inbound X.
  * Add a protocol by adding one entry: its server-side inbound (listening on port 0, with the
  * given credentials), its client-side outbound towards that port, and what it carries.
- * Not here yet (their engineers are building them): shadowsocks, vless, vmess.
+ * A pair whose secret has a format of its own (a UUID, a base64 key) sets `credentials`.
  */
 
 /** Everything a pair needs to build both sides. */
@@ -24,6 +24,8 @@ export interface Pair {
   inbound(env: PairEnv, creds: Credentials): Record<string, unknown>;
   /** The client outbound towards `port`, presenting `creds`. */
   outbound(env: PairEnv, port: number, creds: Credentials): Record<string, unknown>;
+  /** Its own good and wrong credentials, when the shared passwords do not fit. */
+  credentials?: { good: Credentials; wrong: Credentials };
   /** Whether the pair carries UDP. */
   udp: boolean;
   /** Whether the inbound speaks TLS (garbage and stall cases then start with a TLS handshake). */
@@ -32,7 +34,7 @@ export interface Pair {
    * Cases this pair is known to fail, with why: the suite shows them as ignored with the reason,
    * so a gap stays visible until it is fixed (then delete the entry).
    */
-  knownGaps?: { stalledServer?: string };
+  knownGaps?: { stalledServer?: string; garbageClose?: string; garbageFlood?: string };
 }
 
 const GOOD: Credentials = { user: "alice", secret: "correct horse battery" };
@@ -73,6 +75,41 @@ function userPass(
   };
 }
 
+function shadowsocks(method: string, credentials?: Pair["credentials"]): Pair {
+  return {
+    name: `shadowsocks ${method}`,
+    udp: true,
+    tls: false,
+    credentials,
+    knownGaps: {
+      stalledServer: "shadowsocks has no server reply before data, so a silent server looks like a slow " +
+        "one; only idle timeouts end it",
+      garbageClose: "the shadowsocks inbound keeps a connection with undecryptable bytes open (no close " +
+        "within 3 s)",
+      garbageFlood: "the shadowsocks inbound drains undecryptable input without a byte or time limit " +
+        "(memory stays constant, but 32 MiB of garbage is read)",
+    },
+    inbound: (_env, c) => ({ type: "shadowsocks", method, password: c.secret }),
+    outbound: (_env, port, c) => ({
+      type: "shadowsocks",
+      server: "127.0.0.1",
+      server_port: port,
+      method,
+      password: c.secret,
+    }),
+  };
+}
+
+const uuids = {
+  good: { user: "alice", secret: "b831381d-6324-4d53-ad4f-8cda48b30811" },
+  wrong: { user: "alice", secret: "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9" },
+};
+// 16-byte keys, base64, as SIP022 requires.
+const ss2022 = {
+  good: { user: "alice", secret: btoa("0123456789abcdef") },
+  wrong: { user: "alice", secret: btoa("fedcba9876543210") },
+};
+
 export const PAIRS: Pair[] = [
   userPass("socks", true, "socks", { version: "5" }),
   userPass("http", false),
@@ -91,6 +128,45 @@ export const PAIRS: Pair[] = [
       server: "127.0.0.1",
       server_port: port,
       password: c.secret,
+      tls: clientTls(env),
+    }),
+  },
+  shadowsocks("aes-128-gcm"),
+  shadowsocks("chacha20-ietf-poly1305"),
+  shadowsocks("2022-blake3-aes-128-gcm", ss2022),
+  {
+    name: "vmess aes-128-gcm",
+    udp: true,
+    knownGaps: {
+      stalledServer: "vmess has no server reply before data, so a silent server looks like a slow one; " +
+        "only idle timeouts end it",
+    },
+    tls: false,
+    credentials: uuids,
+    inbound: (_env, c) => ({ type: "vmess", users: [{ name: c.user, uuid: c.secret, alterId: 0 }] }),
+    outbound: (_env, port, c) => ({
+      type: "vmess",
+      server: "127.0.0.1",
+      server_port: port,
+      uuid: c.secret,
+      security: "aes-128-gcm",
+    }),
+  },
+  {
+    name: "vless+tls",
+    udp: true,
+    knownGaps: {
+      stalledServer: "the vless outbound does not bound the TLS handshake: a server that accepts TCP and " +
+        "stays silent holds the dial",
+    },
+    tls: true,
+    credentials: uuids,
+    inbound: (env, c) => ({ type: "vless", users: [{ name: c.user, uuid: c.secret }], tls: serverTls(env) }),
+    outbound: (env, port, c) => ({
+      type: "vless",
+      server: "127.0.0.1",
+      server_port: port,
+      uuid: c.secret,
       tls: clientTls(env),
     }),
   },
