@@ -19,12 +19,15 @@ import {
   TYPE,
   type WireQuestion,
 } from "./message.ts";
-import { type CompiledDnsRule, compileDnsRules, type QueryOptions } from "./rules.ts";
+import { type CompiledDnsRule, compileDnsRules, type DnsMatchMeta, type QueryOptions } from "./rules.ts";
+import type { ResponseView } from "./response_view.ts";
 import type { DnsTransport } from "./transport.ts";
 import { type Clock, SYSTEM_CLOCK, Upstream } from "./upstream.ts";
 import { Walk } from "./walk.ts";
 
 export type Strategy = DnsModel["strategy"];
+
+const NO_RESPONSES: ReadonlyMap<string, ResponseView | undefined> = new Map();
 
 export interface DnsClientOptions {
   dns: Pick<
@@ -116,6 +119,41 @@ export class DnsClient {
       return Promise.resolve(buildResponse(query, RCODE.NOERROR));
     }
     return this.#route(query, q, meta, this.#dns.strategy);
+  }
+
+  /**
+   * The answer when the rules decide without waiting (no `evaluate`, `race` or response
+   * conditions on the way) and the chosen server's answer is cached; else undefined and the caller
+   * uses `exchange`. Synchronous: a cache hit costs no promise.
+   */
+  exchangeCached(query: Uint8Array, meta?: Metadata): Uint8Array | undefined {
+    const q = questionOf(query);
+    if (!q || familyExcluded(this.#dns.client_strategy, q.type)) return undefined;
+    const base = meta ?? defaultMeta(q.name);
+    let m: DnsMatchMeta | undefined;
+    let options: QueryOptions = {};
+    let server = this.#final;
+    for (const rule of this.#rules) {
+      if (rule.race || rule.needs.length > 0 || rule.action === "evaluate") return undefined;
+      m ??= {
+        ...base,
+        sniffedDomain: undefined,
+        destination: { host: q.name, port: base.destination.port },
+        dnsQueryType: q.type,
+        dnsResponses: NO_RESPONSES,
+      };
+      if (!rule.match(m)) continue;
+      if (rule.action === "route-options") {
+        options = { ...options, ...rule.options };
+        continue;
+      }
+      if (rule.action !== "route" || rule.speculative) return undefined;
+      server = rule.server!;
+      options = { ...options, ...rule.options };
+      break;
+    }
+    if (familyExcluded(options.strategy ?? this.#dns.strategy, q.type)) return undefined;
+    return this.#upstream.cached(server, query, q, options);
   }
 
   /** The engine's own lookup: addresses of `name`, ordered and filtered by `strategy` (dns.strategy by default). */

@@ -151,3 +151,36 @@ Deno.test("config errors: unknown server, unsupported condition, missing evaluat
   );
   assert.throws(() => client({ rules: [{ action: "evaluate", server: "a" }] }, [a]), /needs "tag"/);
 });
+
+Deno.test("exchangeCached: a cached answer the rules lead to, synchronously; else undefined", async () => {
+  const a = fixed("a", ["1.1.1.1"]), b = fixed("b", ["2.2.2.2"]);
+  const c = client({
+    rules: [
+      { domain: "ads.test", action: "reject" },
+      { domain_suffix: "cn", server: "b", rewrite_ttl: 9 },
+      { domain: "nocache.test", server: "a", disable_cache: true },
+    ],
+  }, [a, b]);
+  assert.equal(c.exchangeCached(buildQuery("x.cn", "A", 1)), undefined, "nothing cached yet");
+  await c.exchange(buildQuery("x.cn", "A", 1));
+  await c.exchange(buildQuery("x.com", "A", 1));
+  await c.exchange(buildQuery("nocache.test", "A", 1));
+  const hit = c.exchangeCached(buildQuery("x.cn", "A", 0x1234))!;
+  assert.equal(messageId(hit), 0x1234);
+  assert.deepEqual(answerAddresses(hit), ["2.2.2.2"]);
+  assert.equal(cacheTtl(hit), 9, "the rule's rewrite_ttl applies");
+  assert.deepEqual(answerAddresses(c.exchangeCached(buildQuery("x.com", "A"))!), ["1.1.1.1"]);
+  assert.equal(c.exchangeCached(buildQuery("x.com", "AAAA")), undefined, "another type is not cached");
+  assert.equal(c.exchangeCached(buildQuery("nocache.test", "A")), undefined, "disable_cache");
+  assert.equal(c.exchangeCached(buildQuery("ads.test", "A")), undefined, "non-route actions go async");
+  assert.equal(b.calls.length, 1);
+  // A rule that needs a response on the way: always the async walk.
+  const e = client({
+    rules: [{ domain: "x.com", action: "evaluate", server: "a", tag: "e" }, {
+      match_response: true,
+      server: "a",
+    }],
+  }, [fixed("a", ["1.1.1.1"])]);
+  await e.exchange(buildQuery("x.com", "A"));
+  assert.equal(e.exchangeCached(buildQuery("x.com", "A")), undefined);
+});

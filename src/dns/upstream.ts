@@ -54,27 +54,45 @@ export class Upstream {
     opts: QueryOptions,
     signal: AbortSignal,
   ): Promise<Uint8Array> {
-    const subnet = opts.clientSubnet === undefined ? this.#o.clientSubnet : opts.clientSubnet;
-    const msg = subnet === undefined ? query : withClientSubnet(query, subnet ?? undefined);
-    const cache = opts.disableCache ? undefined : this.#o.cache;
-    const id = messageId(query);
-    const finish = (r: Uint8Array) => {
-      const withId = setId(r, id);
-      return opts.rewriteTtl === undefined ? withId : rewriteTtl(withId, opts.rewriteTtl);
-    };
-    let key: CacheKey | undefined;
-    if (cache) {
-      const subnetText = subnet === undefined ? clientSubnetOfWire(msg) : subnet ? formatCidr(subnet) : "";
-      key = { server, name: q.name, type: q.type, class: q.class, subnet: subnetText };
-      const hit = cache.get(key, { optimistic: !opts.disableOptimisticCache });
-      if (hit) {
-        if (hit.refresh) this.#refresh(server, msg, key, opts);
-        return finish(hit.response);
-      }
-    }
+    const hit = this.cached(server, query, q, opts);
+    if (hit) return hit;
+    const msg = this.#message(query, opts);
     const response = await this.#send(server, msg, opts.timeout ?? this.#o.timeout, signal);
-    if (cache && key) cache.put(key, response);
-    return finish(response);
+    const cache = opts.disableCache ? undefined : this.#o.cache;
+    if (cache) cache.put(this.#key(server, msg, q, opts), response);
+    return this.#finish(response, query, opts);
+  }
+
+  /** The cached answer (id and `rewrite_ttl` applied), or undefined; synchronous (no promise per hit). */
+  cached(server: string, query: Uint8Array, q: WireQuestion, opts: QueryOptions): Uint8Array | undefined {
+    const cache = opts.disableCache ? undefined : this.#o.cache;
+    if (!cache) return undefined;
+    const msg = this.#message(query, opts);
+    const key = this.#key(server, msg, q, opts);
+    const hit = cache.get(key, { optimistic: !opts.disableOptimisticCache });
+    if (!hit) return undefined;
+    if (hit.refresh) this.#refresh(server, msg, key, opts);
+    return this.#finish(hit.response, query, opts);
+  }
+
+  #subnet(opts: QueryOptions): Cidr | null | undefined {
+    return opts.clientSubnet === undefined ? this.#o.clientSubnet : opts.clientSubnet;
+  }
+
+  #message(query: Uint8Array, opts: QueryOptions): Uint8Array {
+    const subnet = this.#subnet(opts);
+    return subnet === undefined ? query : withClientSubnet(query, subnet ?? undefined);
+  }
+
+  #key(server: string, msg: Uint8Array, q: WireQuestion, opts: QueryOptions): CacheKey {
+    const subnet = this.#subnet(opts);
+    const subnetText = subnet === undefined ? clientSubnetOfWire(msg) : subnet ? formatCidr(subnet) : "";
+    return { server, name: q.name, type: q.type, class: q.class, subnet: subnetText };
+  }
+
+  #finish(response: Uint8Array, query: Uint8Array, opts: QueryOptions): Uint8Array {
+    const withId = setId(response, messageId(query));
+    return opts.rewriteTtl === undefined ? withId : rewriteTtl(withId, opts.rewriteTtl);
   }
 
   #refresh(server: string, msg: Uint8Array, key: CacheKey, opts: QueryOptions): void {

@@ -87,6 +87,10 @@ export function buildDns(
             return new Uint8Array(0); // not even a question: the caller drops it
           }
         }),
+      exchangeCached: (query: Uint8Array, metadata?: Metadata) => {
+        const hit = client.exchangeCached(query, metadata);
+        return hit && remember(hit);
+      },
       lookup: (name: string, strategy?: DomainStrategy, metadata?: Metadata, server?: string) =>
         client.lookup(name, strategy, metadata, server),
       domainOf: (address: string) => {

@@ -4,6 +4,7 @@
  */
 import type { Conn, DnsService, Metadata, Packet, PacketConn } from "../adapter/mod.ts";
 import { BufferedConn } from "../net/buffered_conn.ts";
+import { canRespond } from "../net/udp_server.ts";
 import { writeAll } from "../net/relay.ts";
 
 const MAX_MESSAGE = 65535;
@@ -61,6 +62,14 @@ export async function hijackPackets(
     else wake?.(null);
   };
   timer = setTimeout(check, idleMs);
+  // Cached answers go back from the socket's receive loop with no promise per query.
+  const cached = dns.exchangeCached?.bind(dns);
+  if (cached && canRespond(conn)) {
+    conn.setResponder((data) => {
+      last = Date.now();
+      return cached(data, metadata);
+    });
+  }
   try {
     for (const p of queued) void answer(p);
     while (true) {
