@@ -257,3 +257,66 @@ Deno.test("shadowsocks 2022 multi-user: each user's PSK works, auth_user routes,
   ]);
   assert.notEqual(ra.code, 0, "alice was removed");
 });
+
+/** The bytes a svc client sends for `GET /hello` to the origin (built with svc's own client). */
+async function capturedRequest(method: string, password: string, originPort: number): Promise<Uint8Array> {
+  const { clientConn } = await import("../../src/protocol/shadowsocks/client.ts");
+  const { methodOf, passwordKeys } = await import("../../src/protocol/shadowsocks/method.ts");
+  const chunks: Uint8Array[] = [];
+  const sink = {
+    read: () => Promise.resolve(null),
+    write: (p: Uint8Array) => (chunks.push(p.slice()), Promise.resolve(p.length)),
+    closeWrite: () => Promise.resolve(),
+    close: () => {},
+  };
+  const m = methodOf(method);
+  const c = clientConn(sink, { host: "127.0.0.1", port: originPort }, {
+    method: m,
+    keys: passwordKeys(m, password),
+  });
+  await c.write(new TextEncoder().encode("GET /hello HTTP/1.0\r\n\r\n"));
+  return new Uint8Array(chunks.flatMap((b) => [...b]));
+}
+
+/** Sends `bytes`, then reads until the server closes or 1.5 s pass; returns the byte count read. */
+async function sendRaw(port: number, bytes: Uint8Array, closeAfterMs = 1500): Promise<number> {
+  const c = await Deno.connect({ hostname: "127.0.0.1", port });
+  const timer = setTimeout(() => c.close(), closeAfterMs);
+  let got = 0;
+  try {
+    await c.write(bytes);
+    const buf = new Uint8Array(4096);
+    for (let n; (n = await c.read(buf)) !== null;) got += n;
+  } catch {
+    /* closed by the timer */
+  } finally {
+    clearTimeout(timer);
+    try {
+      c.close();
+    } catch { /* closed */ }
+  }
+  return got;
+}
+
+for (const [method, password] of [["aes-256-gcm", PASSWORD], ["2022-blake3-aes-128-gcm", key(16)]]) {
+  Deno.test(`shadowsocks inbound ${method}: replayed request, garbage and a wrong key get nothing; it keeps serving`, async () => {
+    await using o = blobOrigin(1024);
+    await using server = await startEngine(serverConfig({ method, password }));
+    const port = inboundPort(server, "ss-in");
+    const req = await capturedRequest(method, password, o.port);
+    assert.ok((await sendRaw(port, req)) > 0, "the first copy is answered");
+    await waitFor("the origin served the request", () => o.served("/hello") === 1);
+    assert.equal(await sendRaw(port, req, 800), 0, "the replay gets no answer");
+    await waitFor(
+      "the server's log of the replay",
+      () => server.logs.some((l) => l.includes("Replayed salt")),
+    );
+    const garbage = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919) & 0xff);
+    assert.equal(await sendRaw(port, garbage, 800), 0, "garbage gets no answer (drained, not reset)");
+    const other = method.startsWith("2022") ? key(16) : "wrong-password";
+    assert.equal(await sendRaw(port, await capturedRequest(method, other, o.port), 800), 0, "wrong key");
+    assert.equal(o.served("/hello"), 1);
+    assert.ok((await sendRaw(port, await capturedRequest(method, password, o.port))) > 0, "still serving");
+    await waitFor("the origin served the second request", () => o.served("/hello") === 2);
+  });
+}
