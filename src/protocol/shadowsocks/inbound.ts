@@ -24,6 +24,8 @@ export interface ShadowsocksInboundOptions {
   method: string;
   password?: string;
   users?: { name?: string; password: string }[];
+  destinations?: unknown[];
+  managed?: boolean;
   /** Injected clock (tests). */
   now?: () => number;
 }
@@ -40,6 +42,8 @@ export class ShadowsocksInbound implements Inbound, UsersReloadable {
   constructor(private readonly o: ShadowsocksInboundOptions, private readonly ctx: InboundContext) {
     this.tag = o.tag;
     this.method = methodOf(o.method);
+    if (o.destinations?.length) throw new Error("destinations: shadowsocks relay mode is not implemented");
+    if (o.managed) throw new Error("managed: shadowsocks managed mode is not implemented");
     this.table = buildUserTable(this.method, o.password, o.users);
   }
 
