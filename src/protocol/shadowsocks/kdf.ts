@@ -1,47 +1,40 @@
 /**
  * Key derivation for shadowsocks: EVP_BytesToKey(MD5) for AEAD passwords (SIP004), HKDF-SHA1
- * "ss-subkey" per salt, and the BLAKE3 derive_key contexts of SIP022. node:crypto covers MD5,
- * HKDF and AES-ECB; BLAKE3 comes from @noble/hashes (node:crypto has none).
+ * "ss-subkey" per salt, and the BLAKE3 derive_key contexts of SIP022, from src/crypto; AES-ECB
+ * on single blocks (identity and UDP headers) is node:crypto.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync } from "node:crypto";
+import { createCipheriv, createDecipheriv } from "node:crypto";
 import { blake3 } from "@noble/hashes/blake3.js";
+import { blake3DeriveKey, evpBytesToKey as evp, hkdfSha1 } from "../../crypto/mod.ts";
 
-const SUBKEY_INFO = new TextEncoder().encode("ss-subkey");
 const SESSION_CONTEXT = "shadowsocks 2022 session subkey";
 const IDENTITY_CONTEXT = "shadowsocks 2022 identity subkey";
 
 /** OpenSSL's EVP_BytesToKey with MD5 and one iteration, as every AEAD shadowsocks derives its key. */
 export function evpBytesToKey(password: string, keySize: number): Uint8Array {
-  const pass = new TextEncoder().encode(password);
-  const out = new Uint8Array(keySize);
-  let prev = new Uint8Array(0);
-  for (let off = 0; off < keySize; off += 16) {
-    prev = new Uint8Array(createHash("md5").update(prev).update(pass).digest());
-    out.set(prev.subarray(0, Math.min(16, keySize - off)), off);
-  }
-  return out;
+  return evp(password, keySize);
 }
 
 /** SIP004 per-session subkey: HKDF-SHA1(key, salt, "ss-subkey"). */
 export function aeadSubkey(key: Uint8Array, salt: Uint8Array): Uint8Array {
-  return new Uint8Array(hkdfSync("sha1", key, salt, SUBKEY_INFO, key.length));
+  return hkdfSha1(key, salt, "ss-subkey", key.length);
 }
 
-function deriveKey(context: string, key: Uint8Array, material: Uint8Array, size: number): Uint8Array {
-  const m = new Uint8Array(key.length + material.length);
-  m.set(key);
-  m.set(material, key.length);
-  return blake3(m, { context: new TextEncoder().encode(context), dkLen: size });
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const m = new Uint8Array(a.length + b.length);
+  m.set(a);
+  m.set(b, a.length);
+  return m;
 }
 
 /** SIP022 session subkey: BLAKE3 derive_key("shadowsocks 2022 session subkey", key || salt). */
 export function sessionSubkey(key: Uint8Array, salt: Uint8Array): Uint8Array {
-  return deriveKey(SESSION_CONTEXT, key, salt, key.length);
+  return blake3DeriveKey(SESSION_CONTEXT, concat(key, salt), key.length);
 }
 
 /** SIP022 identity subkey for one hop of the identity header chain. */
 export function identitySubkey(ipsk: Uint8Array, salt: Uint8Array): Uint8Array {
-  return deriveKey(IDENTITY_CONTEXT, ipsk, salt, ipsk.length);
+  return blake3DeriveKey(IDENTITY_CONTEXT, concat(ipsk, salt), ipsk.length);
 }
 
 /** The first 16 bytes of BLAKE3(psk): what an identity header carries to name a user. */
