@@ -12,6 +12,7 @@ import { decodeMessage, isTruncated, messageId } from "../../src/dns/servers/pac
 import { addresses, answer, query, testDialer } from "../../src/dns/servers/testing.ts";
 import { freePort } from "../support/engine.ts";
 import { waitForPort } from "../support/peers.ts";
+import { startDoq } from "./quic_servers.ts";
 
 function need(binary: string): string {
   for (const dir of ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"]) {
@@ -65,39 +66,6 @@ async function started(p: Proc, port: number, name: string): Promise<void> {
       throw new Error(`${name} exited with ${s.code}: ${await p.stderr}`);
     }),
   ]);
-}
-
-/** A tiny DoQ (RFC 9250) server: each stream carries one length-prefixed query, answered 127.0.0.1. */
-function startDoq(cert: string, key: string): { port: number; close(): void } {
-  const endpoint = new Deno.QuicEndpoint({ hostname: "127.0.0.1", port: 0 });
-  const listener = endpoint.listen({ cert, key, alpnProtocols: ["doq"] });
-  const serveStream = async (s: Deno.QuicBidirectionalStream) => {
-    const q = new Uint8Array(await new Response(s.readable).arrayBuffer()).subarray(2);
-    if (q[0] !== 0 || q[1] !== 0) throw new Error("DoQ query id is not 0");
-    const r = answer(q, ["127.0.0.1"]);
-    const w = s.writable.getWriter();
-    await w.write(new Uint8Array([r.length >> 8, r.length & 0xff, ...r]));
-    await w.close();
-  };
-  (async () => {
-    try {
-      for await (const incoming of listener) {
-        const conn = await incoming.accept();
-        (async () => {
-          try {
-            for await (const s of conn.incomingBidirectionalStreams) serveStream(s).catch(() => {});
-          } catch { /* closed */ }
-        })();
-      }
-    } catch { /* stopped */ }
-  })();
-  return {
-    port: endpoint.addr.port,
-    close: () => {
-      listener.stop();
-      endpoint.close();
-    },
-  };
 }
 
 /** 8 strings of 200 bytes: about 1.6 KB, more than a 512-byte UDP answer holds. */

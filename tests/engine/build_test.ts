@@ -61,13 +61,13 @@ Deno.test("engine refuses conditions the runtime lacks, with the rule's path", (
 
 Deno.test("engine refuses DNS servers it cannot build, naming the server", () => {
   const errors = buildErrors({
-    dns: { servers: [{ type: "quic", tag: "q", server: "127.0.0.1", detour: "d" }] },
+    dns: { servers: [{ type: "quic", tag: "q", server: "127.0.0.1", tls: { insecure: true } }] },
     outbounds: [{ type: "direct", tag: "d" }],
   });
   assert.equal(errors.length, 1);
   assert.match(
     errors[0],
-    /^\/dns\/servers\/0\/type: DNS server "q": a detour on a "quic" server is not supported/,
+    /^\/dns\/servers\/0\/type: DNS server "q": "tls.insecure" is not supported/,
   );
 });
 

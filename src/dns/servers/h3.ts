@@ -5,7 +5,7 @@
  * HEADERS (POST) and DATA (the query, id 0). Server unidirectional streams are read and dropped;
  * unknown frames are ignored. The connection is Deno's own (no detour).
  */
-import type { Address } from "../../adapter/mod.ts";
+import type { Address, Dialer } from "../../adapter/mod.ts";
 import { DnsError } from "../../common/errors.ts";
 import { joinHostPort } from "../../common/address.ts";
 import type { DnsTransport } from "../transport.ts";
@@ -23,6 +23,7 @@ import {
   STREAM_CONTROL,
 } from "./http3_frames.ts";
 import { checkQuery, checkResponse, messageId, withId } from "./packet.ts";
+import { connectQuic } from "./quic_bridge.ts";
 import type { ClientTls } from "./tls_options.ts";
 import { abortable, abortError, asDnsError, describe } from "./util.ts";
 
@@ -55,6 +56,8 @@ export class H3Transport implements DnsTransport {
     path: string,
     headers: Record<string, string[]> | undefined,
     private readonly tls: ClientTls,
+    /** The detour's dialer; undefined for Deno's own UDP socket. */
+    private readonly viaDialer?: Dialer,
   ) {
     const p = path.startsWith("/") ? path : `/${path}`;
     this.what = `${describe("h3", server)}${p}`;
@@ -90,14 +93,11 @@ export class H3Transport implements DnsTransport {
   }
 
   private async connect(): Promise<Session> {
-    const conn = await Deno.connectQuic({
-      hostname: this.server.host,
-      port: this.server.port,
+    const conn = await connectQuic(this.tag, this.server, {
       serverName: this.tls.serverName,
       caCerts: this.tls.caCerts,
       alpnProtocols: ["h3"],
-      zeroRtt: false,
-    });
+    }, this.viaDialer);
     try {
       const stream = await conn.createUnidirectionalStream();
       const control = stream.getWriter();

@@ -16,7 +16,7 @@ import { RaceTransport } from "./race.ts";
 import { SequentialTransport } from "./sequential.ts";
 import { TcpTransport } from "./tcp.ts";
 import { TlsTransport } from "./tls.ts";
-import { clientTls, refuseDetour } from "./tls_options.ts";
+import { clientTls } from "./tls_options.ts";
 import { UdpTransport } from "./udp.ts";
 
 export type { DnsTransport } from "../transport.ts";
@@ -75,19 +75,19 @@ export function createTransport(server: DnsServerModel, deps: TransportDeps): Dn
       return new HttpsTransport(server.tag, addr, server.path, server.headers, tls, viaDialer);
     }
     case "quic": {
-      refuseDetour("quic", server.tag, server.detour);
       const addr = { host: host(server.server), port: server.server_port };
       return new QuicTransport(
         server.tag,
         addr,
         clientTls(server.tag, addr.host, server.tls, deps.certificates),
+        server.detour ? deps.dialer : undefined,
       );
     }
     case "h3": {
-      refuseDetour("h3", server.tag, server.detour);
       const addr = { host: host(server.server), port: server.server_port };
       const tls = clientTls(server.tag, addr.host, server.tls, deps.certificates);
-      return new H3Transport(server.tag, addr, server.path, server.headers, tls);
+      const viaDialer = server.detour ? deps.dialer : undefined;
+      return new H3Transport(server.tag, addr, server.path, server.headers, tls, viaDialer);
     }
     case "local":
       return new LocalTransport(server.tag);

@@ -1,11 +1,13 @@
 /**
  * `quic`: DNS over QUIC (RFC 9250) with Deno.connectQuic: ALPN "doq", one connection reused,
  * each query on its own bidirectional stream as a 2-byte length and the message with id 0; the
- * client finishes its side after the query. The connection is Deno's own (no detour).
+ * client finishes its side after the query. With a detour the QUIC datagrams are bridged through
+ * the detour's packet connection (quic_bridge.ts).
  */
-import type { Address } from "../../adapter/mod.ts";
+import type { Address, Dialer } from "../../adapter/mod.ts";
 import { DnsError } from "../../common/errors.ts";
 import type { DnsTransport } from "../transport.ts";
+import { connectQuic } from "./quic_bridge.ts";
 import { checkQuery, checkResponse, messageId, withId } from "./packet.ts";
 import type { ClientTls } from "./tls_options.ts";
 import { abortable, abortError, asDnsError, describe } from "./util.ts";
@@ -39,20 +41,23 @@ export class QuicTransport implements DnsTransport {
   private conn?: Promise<Deno.QuicConn>;
   private readonly what: string;
 
-  constructor(readonly tag: string, private readonly server: Address, private readonly tls: ClientTls) {
+  constructor(
+    readonly tag: string,
+    private readonly server: Address,
+    private readonly tls: ClientTls,
+    /** The detour's dialer; undefined for Deno's own UDP socket. */
+    private readonly viaDialer?: Dialer,
+  ) {
     this.what = describe("quic", server);
   }
 
   private open(): Promise<Deno.QuicConn> {
     if (!this.conn) {
-      const p: Promise<Deno.QuicConn> = Promise.resolve(Deno.connectQuic({
-        hostname: this.server.host,
-        port: this.server.port,
+      const p = connectQuic(this.tag, this.server, {
         serverName: this.tls.serverName,
         caCerts: this.tls.caCerts,
         alpnProtocols: ["doq"],
-        zeroRtt: false,
-      }));
+      }, this.viaDialer);
       this.conn = p;
       const drop = () => {
         if (this.conn === p) this.conn = undefined;

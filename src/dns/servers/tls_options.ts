@@ -16,15 +16,6 @@ function list(v: unknown): string[] {
   return Array.isArray(v) ? v.map(String) : [String(v)];
 }
 
-/** Fails (at construction) on a detour for QUIC transports: Deno's QUIC dials its own UDP socket. */
-export function refuseDetour(type: string, tag: string, detour: string | undefined): void {
-  if (detour) {
-    throw new UnsupportedError(
-      `DNS server "${tag}": a detour on a "${type}" server is not supported: Deno's QUIC cannot run over a detour connection`,
-    );
-  }
-}
-
 export function clientTls(
   tag: string,
   server: string,
