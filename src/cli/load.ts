@@ -7,18 +7,12 @@ export interface Loaded {
   model: Model;
   warnings: ConfigWarning[];
   source: string;
+  /** Places engine build errors at their source line (YAML path for Clash files). */
+  relocate: (e: ConfigError) => ConfigError;
 }
 
 export async function readConfigText(file: string | undefined): Promise<{ text: string; source: string }> {
   if (file === undefined) return { text: DEFAULT_CONFIG_TEXT, source: "embedded default" };
-  if (/\.(ya?ml|conf)$/i.test(file)) {
-    throw new ConfigErrors([
-      new ConfigError(
-        "",
-        `Reading "${file}": Clash YAML and Surge .conf profiles are not supported yet; use JSON`,
-      ),
-    ]);
-  }
   try {
     return {
       text: file === "-" ? await new Response(Deno.stdin.readable).text() : await Deno.readTextFile(file),
@@ -31,6 +25,6 @@ export async function readConfigText(file: string | undefined): Promise<{ text: 
 
 export async function loadConfigFile(file: string | undefined): Promise<Loaded> {
   const { text, source } = await readConfigText(file);
-  const { model, warnings } = loadConfig(text, { file: source });
-  return { model, warnings, source };
+  const { model, warnings, relocate } = loadConfig(text, { file: file === undefined ? undefined : source });
+  return { model, warnings, source, relocate };
 }

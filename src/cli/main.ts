@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigErrors, errorText } from "../common/errors.ts";
-import { configJsonSchema, formatConfig } from "../config/mod.ts";
+import { configJsonSchema, convertConfig, formatConfig } from "../config/mod.ts";
 import { Engine } from "../engine/engine.ts";
 import { features } from "../engine/registry.ts";
 import { loadConfigFile, readConfigText } from "./load.ts";
@@ -19,6 +19,7 @@ Usage:
                                a mixed proxy on 127.0.0.1:2080 going direct)
   svc check -c FILE            test a configuration; also: svc -T -c FILE
   svc format -c FILE [-w]      print the canonical JSON (-w writes it back)
+  svc convert -c FILE          print the native JSON a Clash YAML file becomes
   svc schema                   print the JSON Schema of the native format
   svc generate secret          print a strong secret for the APIs
   svc import [FILE|-]          share links or a subscription (base64, Clash YAML, sing-box
@@ -26,7 +27,8 @@ Usage:
   svc version                  print the version and compiled-in features
 
 Options:
-  -c, --config FILE            configuration file (.json; "-" reads standard input)
+  -c, --config FILE            configuration file: .json native, .yaml/.yml Clash, .conf
+                               profile; otherwise chosen by its text ("-" reads standard input)
   -T, --test                   test the configuration and exit
   -w, --write                  (format) write the result back to the file
       --stop-within-ms N       how long a stop waits for tasks (default 2000)
@@ -44,7 +46,12 @@ function fail(code: number, text: string): number {
 
 function reportConfigErrors(e: ConfigErrors): number {
   for (const w of e.warnings) console.error(`warning: ${w}`);
-  for (const err of e.errors) console.error(`error: ${err.message}`);
+  for (const err of e.errors) {
+    const where = err.line === undefined
+      ? ""
+      : ` (line ${err.line}${err.column === undefined ? "" : `, column ${err.column}`})`;
+    console.error(`error: ${err.message}${where}`);
+  }
   return fail(1, `configuration invalid: ${e.errors.length} error${e.errors.length === 1 ? "" : "s"}`);
 }
 
@@ -85,6 +92,12 @@ export async function main(args: string[]): Promise<number> {
         else print(out.trimEnd());
         return 0;
       }
+      case "convert": {
+        if (!v.config) return fail(2, "convert needs -c FILE");
+        const { text, source } = await readConfigText(v.config);
+        print(convertConfig(text, { file: source }).trimEnd());
+        return 0;
+      }
       case "schema":
         print(JSON.stringify(configJsonSchema(), null, 2));
         return 0;
@@ -110,13 +123,16 @@ export async function main(args: string[]): Promise<number> {
 }
 
 async function check(file: string | undefined): Promise<number> {
-  const { model, warnings, source } = await loadConfigFile(file);
+  const { model, warnings, source, relocate } = await loadConfigFile(file);
   let engine: Engine;
   try {
     engine = Engine.build(model, { logSink: { write: () => {} } });
   } catch (e) {
     if (e instanceof ConfigErrors) {
-      throw new ConfigErrors(e.errors, warnings.map((w) => (w.path ? `${w.path}: ${w.message}` : w.message)));
+      throw new ConfigErrors(
+        e.errors.map(relocate),
+        warnings.map((w) => (w.path ? `${w.path}: ${w.message}` : w.message)),
+      );
     }
     throw e;
   }
@@ -128,9 +144,19 @@ async function check(file: string | undefined): Promise<number> {
   return 0;
 }
 
+/** Builds an engine, with build errors placed at their source lines. */
+function buildPlaced(loaded: Awaited<ReturnType<typeof loadConfigFile>>, stopWithinMs: number): Engine {
+  try {
+    return Engine.build(loaded.model, { stopWithinMs });
+  } catch (e) {
+    if (e instanceof ConfigErrors) throw new ConfigErrors(e.errors.map(loaded.relocate), e.warnings);
+    throw e;
+  }
+}
+
 async function run(file: string | undefined, stopWithinMs: number): Promise<number> {
   const first = await loadConfigFile(file);
-  let engine = Engine.build(first.model, { stopWithinMs });
+  let engine = buildPlaced(first, stopWithinMs);
   for (const w of first.warnings) engine.logger.warn(`${w.path ? w.path + ": " : ""}${w.message}`);
   await engine.start();
   engine.logger.info(`configuration: ${first.source}`);
@@ -150,7 +176,7 @@ async function run(file: string | undefined, stopWithinMs: number): Promise<numb
     try {
       engine.logger.info("SIGHUP received, reloading the configuration");
       const next = await loadConfigFile(file);
-      const nextEngine = Engine.build(next.model, { stopWithinMs });
+      const nextEngine = buildPlaced(next, stopWithinMs);
       for (const w of next.warnings) nextEngine.logger.warn(`${w.path ? w.path + ": " : ""}${w.message}`);
       const old = engine;
       await old.stop();

@@ -26,6 +26,8 @@ export interface JsonCheck {
   errors: Problem[];
   warnings: Problem[];
   model?: Model;
+  /** Adds the source position to a finding made later about a path of this document. */
+  relocate?: (p: Problem) => Problem;
 }
 
 export function checkJson(text: string): JsonCheck {
@@ -82,6 +84,7 @@ export function checkValue(value: Record<string, unknown>, where: Locate): JsonC
     errors: sortByLine(errors.map(withLines)),
     warnings: warnings.map(withLines),
     model: errors.length === 0 ? model : undefined,
+    relocate: withLines,
   };
 }
 

@@ -61,7 +61,11 @@ export const HeadlessRule: z.ZodType<HeadlessRuleModel> = z.lazy(() =>
 );
 
 const tag = () => z.string().min(1, { error: "tag must not be empty" });
-const format = () => z.enum(["source", "binary"]);
+/** `source` and `binary` are sing-box's; the Clash rule-provider formats are extensions. */
+const format = () => z.enum(["source", "binary", "clash-yaml", "clash-text", "mrs"]);
+/** Extension: what a Clash-format rule-set's lines are (mihomo's `behavior`). */
+const behavior = () => z.enum(["domain", "ipcidr", "classical"]).optional();
+type Format = z.output<ReturnType<typeof format>>;
 
 /** `format` may be left out when the path or URL ends in `.json` or `.srs`. */
 function formatOf(location: string): "source" | "binary" | undefined {
@@ -71,12 +75,16 @@ function formatOf(location: string): "source" | "binary" | undefined {
   return undefined;
 }
 
-function fillFormat<T extends { format?: "source" | "binary" }>(
+function fillFormat<T extends { format?: Format; behavior?: string }>(
   v: T,
   location: string,
   ctx: z.RefinementCtx,
 ) {
-  const f = v.format ?? formatOf(location);
+  const f: Format | undefined = v.format ?? formatOf(location);
+  if (f !== "source" && f !== "binary" && f !== undefined && v.behavior === undefined) {
+    ctx.addIssue({ code: "custom", path: ["behavior"], message: `the "${f}" format needs "behavior"` });
+    return z.NEVER;
+  }
   if (f === undefined) {
     ctx.addIssue({
       code: "custom",
@@ -95,7 +103,13 @@ export const InlineRuleSet = z.strictObject({
 });
 
 export const LocalRuleSet = z
-  .strictObject({ type: z.literal("local"), tag: tag(), format: format().optional(), path: z.string() })
+  .strictObject({
+    type: z.literal("local"),
+    tag: tag(),
+    format: format().optional(),
+    behavior: behavior(),
+    path: z.string(),
+  })
   .transform((v, ctx) => fillFormat(v, v.path, ctx));
 
 export const RemoteRuleSet = z
@@ -103,6 +117,7 @@ export const RemoteRuleSet = z
     type: z.literal("remote"),
     tag: tag(),
     format: format().optional(),
+    behavior: behavior(),
     url: z.string(),
     /** Deprecated in sing-box 1.14 (use `http_client`); still honoured. */
     download_detour: z.string().optional(),
