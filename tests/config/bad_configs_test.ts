@@ -259,9 +259,12 @@ const CASES: Case[] = [
     errors: [["/inbounds/0/netns", "network namespaces are not supported"]],
   },
   {
-    name: "http inbound tls",
-    input: withInbound({ type: "http", listen_port: 8080, tls: { enabled: true } }),
-    errors: [["/inbounds/0/tls", "TLS is not implemented yet"]],
+    name: "http inbound tls version",
+    input: withInbound({ type: "http", listen_port: 8080, tls: { enabled: true, min_version: "1.4" } }),
+    errors: [[
+      "/inbounds/0/tls/min_version",
+      'invalid value "1.4": expected one of "1.0", "1.1", "1.2", "1.3" (did you mean "1.0"?)',
+    ]],
   },
   {
     name: "direct inbound network",
@@ -352,14 +355,22 @@ const CASES: Case[] = [
     errors: [["/outbounds/1/udp_over_tcp", "UDP over TCP is not implemented yet"]],
   },
   {
-    name: "socks tls",
-    input: withOutbounds(socks({ tls: { enabled: true } })),
-    errors: [["/outbounds/1/tls", "TLS is not implemented yet"]],
+    name: "socks tls unknown field",
+    input: withOutbounds(socks({ tls: { enabled: true, insecure_skip: true } })),
+    errors: [["/outbounds/1/tls/insecure_skip", "unknown field"]],
   },
   {
-    name: "http outbound tls",
-    input: withOutbounds({ type: "http", server: "a", server_port: 443, tls: { enabled: true } }),
-    errors: [["/outbounds/1/tls", "TLS is not implemented yet"]],
+    name: "http outbound tls utls",
+    input: withOutbounds({
+      type: "http",
+      server: "a",
+      server_port: 443,
+      tls: { enabled: true, utls: { enabled: true, fingerprint: "chrome" } },
+    }),
+    errors: [[
+      "/outbounds/1/tls/utls",
+      "uTLS, ECH and REALITY are not implemented yet (they arrive with advanced TLS)",
+    ]],
   },
   {
     name: "http headers value",
