@@ -58,10 +58,6 @@ function userPass(
   return {
     name: type === outboundType ? type : `${outboundType} → ${type}`,
     udp,
-    knownGaps: {
-      stalledServer: `the ${outboundType} outbound's handshake has no timeout: a server that accepts and ` +
-        "stays silent holds the dial until the client gives up",
-    },
     tls: false,
     inbound: (_env, c) => ({ type, users: [{ username: c.user, password: c.secret }] }),
     outbound: (_env, port, c) => ({
@@ -155,10 +151,6 @@ export const PAIRS: Pair[] = [
   {
     name: "vless+tls",
     udp: true,
-    knownGaps: {
-      stalledServer: "the vless outbound does not bound the TLS handshake: a server that accepts TCP and " +
-        "stays silent holds the dial",
-    },
     tls: true,
     credentials: uuids,
     inbound: (env, c) => ({ type: "vless", users: [{ name: c.user, uuid: c.secret }], tls: serverTls(env) }),

@@ -14,6 +14,7 @@ import { DialError, ProtocolError } from "../../common/errors.ts";
 import { joinHostPort } from "../../common/address.ts";
 import { BufferedConn } from "../../net/buffered_conn.ts";
 import { writeAll } from "../../net/relay.ts";
+import { boundedOpen } from "../../transport/bounded_open.ts";
 import * as wire from "./wire.ts";
 
 export interface HttpOutboundOptions {
@@ -27,6 +28,8 @@ export interface HttpOutboundOptions {
   detour?: string;
   /** TLS to the proxy (the `tls` block): an HTTPS proxy. */
   tls?: unknown;
+  /** Bounds the TCP connect, TLS and the CONNECT exchange together (ms). */
+  connect_timeout?: number;
 }
 
 export class HttpOutbound implements Outbound {
@@ -50,13 +53,14 @@ export class HttpOutbound implements Outbound {
   async dial(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
     const o = this.options;
     const server = { host: o.server, port: o.server_port };
-    const raw = await this.layers.open((s) => this.dialer.dial(server, metadata, s), signal);
-    try {
-      return await connect(raw, destination, o);
-    } catch (e) {
-      raw.close();
-      throw e;
-    }
+    // A proxy that accepts and stays silent fails the dial after `connect_timeout`.
+    return await boundedOpen(
+      this.layers,
+      (s) => this.dialer.dial(server, metadata, s),
+      (raw) => connect(raw, destination, o),
+      (c) => c.close(),
+      { what: "HTTP proxy", server, timeoutMs: o.connect_timeout, signal },
+    );
   }
 
   listenPacket(): Promise<PacketConn> {

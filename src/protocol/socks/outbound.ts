@@ -13,6 +13,7 @@ import type {
 } from "../../adapter/mod.ts";
 import { DialError } from "../../common/errors.ts";
 import { isIpLiteral } from "../../adapter/mod.ts";
+import { boundedOpen } from "../../transport/bounded_open.ts";
 import { socksHandshake } from "./client.ts";
 import { CMD_CONNECT, CMD_UDP_ASSOCIATE, decodeUdpDatagram, encodeUdpDatagram } from "./wire.ts";
 
@@ -27,6 +28,8 @@ export interface SocksOutboundOptions {
   detour?: string;
   /** TLS to the proxy (the `tls` block); UDP ASSOCIATE's datagrams stay plain UDP. */
   tls?: unknown;
+  /** Bounds the TCP connect, TLS and the SOCKS handshake together (ms). */
+  connect_timeout?: number;
 }
 
 export class SocksOutbound implements Outbound {
@@ -48,9 +51,18 @@ export class SocksOutbound implements Outbound {
     this.layers = ctx.clientLayers({ server: this.server, tls: options.tls });
   }
 
-  /** A stream to the proxy: through TLS when configured. */
-  private open(metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
-    return this.layers.open((s) => this.dialer.dial(this.server, metadata, s), signal);
+  /**
+   * A stream to the proxy (through TLS when configured) with the SOCKS handshake for `cmd` done;
+   * a server that stays silent fails the dial after `connect_timeout`.
+   */
+  private handshake(cmd: number, destination: Address, metadata: Metadata, signal?: AbortSignal) {
+    return boundedOpen(
+      this.layers,
+      (s) => this.dialer.dial(this.server, metadata, s),
+      (raw) => socksHandshake(raw, cmd, destination, this.options),
+      (r) => r.conn.close(),
+      { what: "SOCKS", server: this.server, timeoutMs: this.options.connect_timeout, signal },
+    );
   }
 
   private get server(): Address {
@@ -64,25 +76,12 @@ export class SocksOutbound implements Outbound {
       if (!ip) throw new DialError(`No IPv4 address for "${destination.host}" (SOCKS4 needs one)`);
       destination = { host: ip, port: destination.port };
     }
-    const raw = await this.open(metadata, signal);
-    try {
-      return (await socksHandshake(raw, CMD_CONNECT, destination, this.options)).conn;
-    } catch (e) {
-      raw.close();
-      throw e;
-    }
+    return (await this.handshake(CMD_CONNECT, destination, metadata, signal)).conn;
   }
 
   async listenPacket(_destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<PacketConn> {
     if (!this.networks.includes("udp")) throw new DialError(`Outbound "${this.tag}" does not carry UDP`);
-    const raw = await this.open(metadata, signal);
-    let control;
-    try {
-      control = await socksHandshake(raw, CMD_UDP_ASSOCIATE, { host: "0.0.0.0", port: 0 }, this.options);
-    } catch (e) {
-      raw.close();
-      throw e;
-    }
+    const control = await this.handshake(CMD_UDP_ASSOCIATE, { host: "0.0.0.0", port: 0 }, metadata, signal);
     // An unspecified relay address means "the address you reached me on".
     const relay = /^(0\.0\.0\.0|::)$/.test(control.bound.host)
       ? { host: this.options.server, port: control.bound.port }

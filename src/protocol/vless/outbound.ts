@@ -19,6 +19,7 @@ import {
   PacketAddrConn,
   XudpClientConn,
 } from "../../transport/xudp/mod.ts";
+import { boundedOpen } from "../../transport/bounded_open.ts";
 import { VlessConn } from "./conn.ts";
 import { parseUuid } from "./users.ts";
 import { CMD_MUX, CMD_TCP, CMD_UDP, encodeRequest } from "./wire.ts";
@@ -55,11 +56,15 @@ export class VlessOutbound implements Outbound {
     metadata: Metadata,
     signal?: AbortSignal,
   ) {
-    const raw = await this.layers.open(
+    // The request rides on the first write; what can stall is TCP, TLS and the transport's
+    // handshake, bounded by `connect_timeout` so a silent server fails the dial.
+    return await boundedOpen(
+      this.layers,
       (s) => this.dialer.dial(this.server, { ...metadata, network: "tcp" }, s),
-      signal,
+      (raw) => Promise.resolve(new VlessConn(raw, encodeRequest(this.uuid, command, destination), true)),
+      (c) => c.close(),
+      { what: "VLESS", server: this.server, timeoutMs: this.o.connect_timeout, signal },
     );
-    return new VlessConn(raw, encodeRequest(this.uuid, command, destination), true);
   }
 
   async dial(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<Conn> {

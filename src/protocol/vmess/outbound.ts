@@ -19,6 +19,7 @@ import {
   PacketAddrConn,
   XudpClientConn,
 } from "../../transport/xudp/mod.ts";
+import { boundedOpen } from "../../transport/bounded_open.ts";
 import { resolveSecurity, vmessClientConn, type VmessClientParams } from "./client.ts";
 import { cmdKey, parseUuid } from "./kdf.ts";
 import { CMD_MUX, CMD_TCP, CMD_UDP } from "./wire.ts";
@@ -60,11 +61,15 @@ export class VmessOutbound implements Outbound {
   }
 
   private async open(command: number, destination: Address, metadata: Metadata, signal?: AbortSignal) {
-    const raw = await this.layers.open(
+    // TCP, TLS and the transport's handshake get `connect_timeout`; VMess itself has no server
+    // reply before data, so that is all that can be bounded here.
+    return await boundedOpen(
+      this.layers,
       (s) => this.dialer.dial(this.server, { ...metadata, network: "tcp" }, s),
-      signal,
+      (raw) => Promise.resolve(vmessClientConn(raw, this.params, command, destination)),
+      (c) => c.close(),
+      { what: "VMess", server: this.server, timeoutMs: this.o.connect_timeout, signal },
     );
-    return vmessClientConn(raw, this.params, command, destination);
   }
 
   async dial(destination: Address, metadata: Metadata, signal?: AbortSignal): Promise<Conn> {
