@@ -40,12 +40,15 @@ export class Policies {
   readonly groups = new Set<string>();
   private direct?: string;
   private block?: string;
+  private readonly proxySet: ReadonlySet<string>;
 
   constructor(
     private readonly cv: Conversion,
     private readonly proxies: readonly string[],
     private readonly providers: readonly string[],
-  ) {}
+  ) {
+    this.proxySet = new Set(proxies);
+  }
 
   /** The outbound tag a member name stands for, creating DIRECT/REJECT outbounds on first use. */
   member(name: string, path: YamlPath): string | undefined {
@@ -60,7 +63,7 @@ export class Policies {
         this.cv.error(path, `policy "${name}" is not supported`);
         return undefined;
     }
-    if (this.proxies.includes(name) || this.groups.has(name)) return name;
+    if (this.proxySet.has(name) || this.groups.has(name)) return name;
     this.cv.error(path, `unknown proxy or group "${name}"`);
     return undefined;
   }

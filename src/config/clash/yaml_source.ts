@@ -2,6 +2,7 @@
  * A YAML document read with the `yaml` package: its plain value (merge keys `<<` resolved, as
  * mihomo does) and the line and column where any path was written, for messages.
  */
+import { load as fastLoad } from "js-yaml";
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 
 export type YamlPath = readonly (string | number)[];
@@ -22,7 +23,31 @@ export interface YamlSource {
 /** Aliases expand in place: a small document must not become a huge value ("billion laughs"). */
 const MAX_ALIAS_COUNT = 10_000;
 
+/**
+ * Reads with js-yaml (about 6x faster on large files) and builds the `yaml` package's positioned
+ * document only when a position is asked for, i.e. when there is something to report. Syntax
+ * errors, and texts with many aliases (js-yaml has no alias limit), take the `yaml` path, whose
+ * messages and limits the reports are written for.
+ */
 export function readYaml(text: string): YamlSource {
+  const aliases = text.match(/(?:^|[\s,[{:])\*[^\s,\]}]+/g)?.length ?? 0;
+  if (aliases <= 100) {
+    try {
+      const value = fastLoad(text, { json: false });
+      let positioned: YamlSource | undefined;
+      return {
+        value,
+        errors: [],
+        position: (path) => (positioned ??= readPositioned(text)).position(path),
+      };
+    } catch {
+      // Report with the positioned reader's messages.
+    }
+  }
+  return readPositioned(text);
+}
+
+function readPositioned(text: string): YamlSource {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, merge: true, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): Position => {
