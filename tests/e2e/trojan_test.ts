@@ -1,7 +1,8 @@
 /**
  * The trojan inbound and outbound against real peers (PEERS.md): svc → trojan-gfw server,
  * trojan-gfw client → svc, svc → v2ray 4.34 trojan+TLS, svc ↔ svc; each carries a curl download
- * checked byte for byte, and DNS to dnsmasq over UDP where the peer carries UDP. Then the
+ * checked byte for byte, and DNS to dnsmasq over UDP where the peer carries UDP; trojan over ws
+ * (plain and TLS) svc ↔ svc. Then the
  * inbound's fallback (curl over TLS reaches an HTTP origin), ALPN fallback, wrong passwords,
  * garbage and users swapped at run time.
  */
@@ -117,6 +118,33 @@ Deno.test("trojan: svc outbound → svc inbound, TCP and UDP, user name in the l
   await curlBytes(["-x", `socks5h://127.0.0.1:${inboundPort(svc, "in")}`], o.url(), o.body);
   await dnsThrough(inboundPort(svc, "in"), dns.port);
   assert.ok(server.logs.some((l) => l.includes("alice")), server.logs.join(""));
+});
+
+Deno.test("trojan+ws: svc outbound → svc inbound over WebSocket, plain and with TLS (TCP and UDP)", async () => {
+  await using certs = await certDir();
+  await using o = blobOrigin(2 * 1024 * 1024 + 5);
+  await using dns = await startDnsmasq();
+  const ws = { transport: { type: "ws", path: "/tj", headers: { Host: "example.test" } } };
+  for (const tls of [true, false]) {
+    const serverExtra = tls ? ws : { ...ws, tls: undefined };
+    const clientExtra = tls ? ws : { ...ws, tls: undefined };
+    await using server = await startEngine(serverConfig(certs.path, serverExtra));
+    await using svc = await startEngine(
+      clientConfig(inboundPort(server, "trojan-in"), certs.ca, clientExtra),
+    );
+    for (let i = 0; i < 2; i++) {
+      await curlBytes(["-x", `socks5h://127.0.0.1:${inboundPort(svc, "in")}`], o.url(), o.body);
+    }
+    await dnsThrough(inboundPort(svc, "in"), dns.port);
+    assert.ok(server.logs.some((l) => l.includes("alice")), server.logs.join(""));
+    // The WebSocket really is on the wire: a client without it is not understood.
+    await using bare = await startEngine(
+      clientConfig(inboundPort(server, "trojan-in"), certs.ca, tls ? {} : { tls: undefined }),
+    );
+    await assert.rejects(
+      curlBytes(["-x", `socks5h://127.0.0.1:${inboundPort(bare, "in")}`], o.url(), o.body),
+    );
+  }
 });
 
 Deno.test("trojan inbound: fallback to an HTTP origin and fallback by ALPN (curl over TLS)", async () => {
