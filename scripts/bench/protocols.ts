@@ -166,7 +166,7 @@ async function connRate(
   const watchdog = setTimeout(() => {
     timedOut = true;
     for (const c of live) c.close();
-  }, 60_000);
+  }, 20_000);
   const t0 = performance.now();
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < conns && !timedOut) {
@@ -189,7 +189,7 @@ async function connRate(
     }
   }));
   clearTimeout(watchdog);
-  if (timedOut) throw new Error("Connection run over 60 s");
+  if (timedOut) throw new Error("Connection run over 20 s");
   if (errors > 0) throw new Error(`${errors} of ${conns} connections failed`);
   return conns / ((performance.now() - t0) / 1000);
 }
@@ -283,12 +283,17 @@ async function runComparison(
   const bulk = new Map(pairs.map((p) => [p.name, [] as number[]]));
   const rate = new Map(pairs.map((p) => [p.name, [] as number[]]));
   console.log(`\n== ${c.name}: ${pairs.map((p) => p.name).join(" vs ")}`);
-  for (const p of pairs) await connRate(ports.get(p.name)!, originPort, 200, o.concurrency); // warm-up
+  for (const p of pairs) await connRate(ports.get(p.name)!, originPort, 200, o.concurrency).catch(() => {}); // warm-up
   for (let r = 0; r < o.runs; r++) {
     const order = r % 2 === 0 ? pairs : [...pairs].reverse();
     for (const p of order) bulk.get(p.name)!.push(await curlBulk(ports.get(p.name)!, originPort, o.bytes));
     for (const p of order) {
-      rate.get(p.name)!.push(await connRate(ports.get(p.name)!, originPort, o.conns, o.concurrency));
+      // A peer that cannot keep up (v2ray 4.34's socks→ss chain here) is reported, not fatal.
+      const r = await connRate(ports.get(p.name)!, originPort, o.conns, o.concurrency).catch((e) => {
+        console.log(`  ${p.name} connection run: ${e.message}`);
+        return NaN;
+      });
+      rate.get(p.name)!.push(r);
     }
     console.log(
       `run ${r + 1}: ` +
