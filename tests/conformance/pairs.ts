@@ -162,4 +162,63 @@ export const PAIRS: Pair[] = [
       tls: clientTls(env),
     }),
   },
+  // Transports: the same cases with ws, gRPC (over TLS, gun as sing-box and Xray speak it) and
+  // HTTP upgrade between the protocol and TCP. Each transport answers (101, h2 SETTINGS) before
+  // any protocol data, so a silent server fails the dial within connect_timeout.
+  {
+    name: "vmess+ws",
+    udp: true,
+    tls: false,
+    credentials: uuids,
+    inbound: (_env, c) => ({
+      type: "vmess",
+      users: [{ name: c.user, uuid: c.secret, alterId: 0 }],
+      transport: { type: "ws", path: "/conformance" },
+    }),
+    outbound: (_env, port, c) => ({
+      type: "vmess",
+      server: "127.0.0.1",
+      server_port: port,
+      uuid: c.secret,
+      security: "aes-128-gcm",
+      transport: { type: "ws", path: "/conformance" },
+    }),
+  },
+  {
+    name: "vless+grpc+tls",
+    udp: true,
+    tls: true,
+    credentials: uuids,
+    inbound: (env, c) => ({
+      type: "vless",
+      users: [{ name: c.user, uuid: c.secret }],
+      tls: serverTls(env),
+      transport: { type: "grpc", service_name: "Conformance" },
+    }),
+    outbound: (env, port, c) => ({
+      type: "vless",
+      server: "127.0.0.1",
+      server_port: port,
+      uuid: c.secret,
+      tls: clientTls(env),
+      transport: { type: "grpc", service_name: "Conformance" },
+    }),
+  },
+  {
+    name: "trojan+httpupgrade",
+    udp: true,
+    tls: false,
+    inbound: (_env, c) => ({
+      type: "trojan",
+      users: [{ name: c.user, password: c.secret }],
+      transport: { type: "httpupgrade", path: "/conformance" },
+    }),
+    outbound: (_env, port, c) => ({
+      type: "trojan",
+      server: "127.0.0.1",
+      server_port: port,
+      password: c.secret,
+      transport: { type: "httpupgrade", path: "/conformance" },
+    }),
+  },
 ];

@@ -2,9 +2,8 @@
  * The trojan inbound and outbound against real peers (PEERS.md): svc → trojan-gfw server,
  * trojan-gfw client → svc, svc → v2ray 4.34 trojan+TLS, svc ↔ svc; each carries a curl download
  * checked byte for byte, and DNS to dnsmasq over UDP where the peer carries UDP; trojan over ws
- * (plain and TLS) svc ↔ svc. Then the
- * inbound's fallback (curl over TLS reaches an HTTP origin), ALPN fallback, wrong passwords,
- * garbage and users swapped at run time.
+ * (plain and TLS) svc ↔ svc. Then the inbound's fallback (curl over TLS reaches an HTTP origin),
+ * ALPN fallback, wrong passwords, garbage and users swapped at run time.
  */
 import assert from "node:assert/strict";
 import type { UsersReloadable } from "../../src/adapter/mod.ts";
