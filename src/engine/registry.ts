@@ -2,6 +2,7 @@
 import type { InboundFactory, InboundTraits, OutboundFactory, Registry } from "../adapter/mod.ts";
 import { register as block } from "../protocol/block/mod.ts";
 import { register as direct } from "../protocol/direct/mod.ts";
+import { register as groups } from "../group/mod.ts";
 import { register as http } from "../protocol/http/mod.ts";
 import { register as mixed } from "../protocol/mixed/mod.ts";
 import { register as shadowsocks } from "../protocol/shadowsocks/mod.ts";
@@ -25,7 +26,9 @@ export function builtinProtocols(): ProtocolTable {
     },
     outbound: (type, f) => void t.outbounds.set(type, f),
   };
-  for (const register of [direct, block, socks, http, mixed, shadowsocks, trojan, vless, vmess]) register(r);
+  for (const register of [direct, block, socks, http, mixed, shadowsocks, trojan, vless, vmess, groups]) {
+    register(r);
+  }
   return t;
 }
 
