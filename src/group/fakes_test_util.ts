@@ -86,4 +86,4 @@ export async function via(o: Outbound, destination = "example.com", source?: str
   return (c as unknown as { member: string }).member;
 }
 
-export const testOptions = { url: "http://probe.test/", interval: 60_000, idle_timeout: 600_000 };
+export const testOptions = { url: "http://probe.test/", interval: "1m", idle_timeout: "10m" };
