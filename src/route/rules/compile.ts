@@ -20,6 +20,7 @@ import {
   ruleField,
   type RuleInput,
   type RuleMatcher,
+  type RuleSetLookup,
 } from "./types.ts";
 
 export interface CompileOptions {
@@ -34,6 +35,8 @@ export interface CompileOptions {
    * false they form a group of their own. True by default.
    */
   mergeDestinationIp?: boolean;
+  /** Loaded rule-sets for the `rule_set` condition. */
+  ruleSets?: RuleSetLookup;
 }
 
 const always: Predicate = () => true;
@@ -163,7 +166,11 @@ function compileAny(
 
 /** Compiles `rule`; throws ConfigError for bad values and UnsupportedError for missing features. */
 export function compileRule(rule: RuleInput, options: CompileOptions = {}): RuleMatcher {
-  const ctx: CompileContext = { path: options.path ?? "", label: options.label ?? "route rule" };
+  const ctx: CompileContext = {
+    path: options.path ?? "",
+    label: options.label ?? "route rule",
+    ruleSets: options.ruleSets,
+  };
   const compiled = compileAny(
     rule,
     options.conditions ?? ROUTE_CONDITIONS,

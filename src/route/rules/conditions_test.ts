@@ -167,7 +167,6 @@ Deno.test("conditions the runtime cannot do yet throw UnsupportedError", () => {
     preferred_by: ["ts"],
     source_mac_address: ["00:11:22:33:44:55"],
     source_hostname: ["pc"],
-    rule_set: ["geosite-cn"],
     geoip: ["cn"],
     geosite: ["cn"],
     ip_asn: [13335],

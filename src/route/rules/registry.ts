@@ -22,6 +22,7 @@ import {
   protocolCondition,
 } from "./metadata_items.ts";
 import { portCondition, portRangeCondition, sourcePortCondition, sourcePortRangeCondition } from "./port.ts";
+import { ruleSetCondition } from "./rule_set.ts";
 import type { ConditionDef } from "./types.ts";
 import { NOT_YET, unsupportedCondition } from "./unsupported.ts";
 
@@ -41,5 +42,6 @@ export const ROUTE_CONDITIONS: readonly ConditionDef[] = [
   sourcePortRangeCondition,
   portCondition,
   portRangeCondition,
+  ruleSetCondition,
   ...NOT_YET.map((field) => unsupportedCondition(field)),
 ];

@@ -68,6 +68,13 @@ export interface CompileContext {
   readonly path: string;
   /** Noun for messages: "route rule", "DNS rule". */
   readonly label: string;
+  /** The engine's rule-sets, for `rule_set`; absent where none are loaded. */
+  readonly ruleSets?: RuleSetLookup;
+}
+
+/** What the `rule_set` condition needs of a loaded rule-set (src/route/rule_set). */
+export interface RuleSetLookup {
+  get(tag: string): { match: Predicate; matchSource: Predicate } | undefined;
 }
 
 /** One condition kind: the rule fields it reads, its group, and how to build its predicate. */

@@ -40,7 +40,6 @@ export const NOT_YET: readonly string[] = [
   "preferred_by",
   "source_mac_address",
   "source_hostname",
-  "rule_set",
   // Extensions of the config model.
   "external",
   "ip_asn",
