@@ -13,6 +13,7 @@ import type { CompiledRule } from "../route/decide.ts";
 import { Router } from "../route/router.ts";
 import { ruleText } from "../route/rule_text.ts";
 import { compileRule } from "../route/rules/mod.ts";
+import { RuleSets } from "../route/rule_set/rule_sets.ts";
 import { Tracker } from "../tracker/mod.ts";
 import { buildClientLayers, buildServerLayers } from "../transport/stack.ts";
 import type { TlsEnvironment } from "../tls/layer.ts";
@@ -39,6 +40,8 @@ export interface EngineOptions {
   /** How long stop() waits for tasks (ms); default 2000. */
   stopWithinMs?: number;
   resolver?: Resolver;
+  /** Where relative rule-set and asset paths resolve; the working directory by default. */
+  dataDir?: string;
 }
 
 export type EngineState = "idle" | "running" | "stopped" | "failed";
@@ -54,6 +57,7 @@ export class Engine {
   readonly warnings: string[] = [];
   private readonly closeLog?: () => void;
   private readonly dns?: BuiltDns;
+  private readonly ruleSets?: RuleSets;
   private readonly stopWithinMs: number;
 
   private constructor(readonly model: Model, opts: EngineOptions) {
@@ -148,13 +152,19 @@ export class Engine {
       );
     }
 
+    const ruleSets = new RuleSets(
+      model.route.rule_set,
+      { dataDir: opts.dataDir ?? Deno.cwd() },
+      (e) => fail("/route/rule_set", e),
+    );
+    this.ruleSets = ruleSets;
     const rules: CompiledRule[] = [];
     model.route.rules.forEach((r, i) => {
       const path = `/route/rules/${i}`;
       try {
         rules.push({
           index: i,
-          matcher: compileRule(r as never, { path }),
+          matcher: compileRule(r as never, { path, ruleSets }),
           action: r as never,
           text: ruleText(r as Record<string, unknown>),
         });
@@ -203,6 +213,7 @@ export class Engine {
   async start(): Promise<void> {
     for (const w of this.warnings) this.logger.warn(w);
     try {
+      this.ruleSets?.start(this.logger.child("rule-set"));
       for (const o of this.startOrder()) await o.start?.();
       for (const i of this.inbounds.values()) await i.start();
       this.state = "running";
@@ -241,6 +252,7 @@ export class Engine {
       await this.tracker.whenEmpty();
       await Promise.allSettled([...this.outbounds.values()].map((o) => o.close?.()));
       this.dns?.close();
+      this.ruleSets?.close();
     })();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((r) => (timer = setTimeout(r, this.stopWithinMs)));
