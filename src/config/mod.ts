@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ConfigError, ConfigErrors } from "../common/errors.ts";
 import { checkClash } from "./clash/load.ts";
+import { checkSurge } from "./surge/load.ts";
 import { type ConfigFormat, detectFormat } from "./format.ts";
 import { checkJson, type Problem } from "./json/load.ts";
 import { formatJsonc } from "./json/format.ts";
@@ -25,6 +26,17 @@ export interface LoadOptions {
   file?: string;
   /** The format, when the caller knows it. */
   format?: ConfigFormat;
+  /**
+   * Directory of files a profile names (Surge `#!include`, `policy-path`, rule-set files);
+   * defaults to the directory of `file`.
+   */
+  baseDir?: string;
+}
+
+/** Reads files named by a profile, relative to its directory. */
+function fileReader(options: LoadOptions): (name: string) => string {
+  const base = options.baseDir ?? (options.file?.includes("/") ? options.file.replace(/\/[^/]*$/, "") : ".");
+  return (name) => Deno.readTextFileSync(name.startsWith("/") ? name : `${base || "/"}/${name}`);
 }
 
 const toError = (p: Problem) => new ConfigError(p.path, p.message, p.line, p.column);
@@ -52,21 +64,11 @@ export function checkConfig(
 ): ConfigCheck {
   const format = options.format ?? detectFormat(text, options.file);
   try {
-    if (format === "surge") {
-      return {
-        errors: [
-          new ConfigError(
-            "",
-            "Surge-style .conf profiles are not supported yet: convert it to JSON or Clash YAML",
-            1,
-          ),
-        ],
-        warnings: [],
-        format,
-        relocate: keep,
-      };
-    }
-    const r = format === "clash" ? checkClash(text) : checkJson(text);
+    const r = format === "clash"
+      ? checkClash(text)
+      : format === "surge"
+      ? checkSurge(text, fileReader(options))
+      : checkJson(text);
     const relocate = r.relocate
       ? (e: ConfigError) =>
         toError(r.relocate!({ path: e.path, message: e.detail, line: e.line, column: e.column }))
@@ -108,7 +110,7 @@ export function convertConfig(text: string, options: LoadOptions = {}): string {
   if (format === "json") return formatJsonc(text);
   const r = checkConfig(text, { ...options, format });
   if (r.errors.length) throw new ConfigErrors(r.errors, r.warnings.map(warningText));
-  const native = checkClash(text).native ?? {};
+  const native = (format === "surge" ? checkSurge(text, fileReader(options)) : checkClash(text)).native ?? {};
   return JSON.stringify(native, null, 2) + "\n";
 }
 
