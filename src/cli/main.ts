@@ -9,6 +9,7 @@ import { Engine } from "../engine/engine.ts";
 import { features } from "../engine/registry.ts";
 import { loadConfigFile, readConfigText } from "./load.ts";
 import { importCommand } from "./import.ts";
+import { ruleSetCommand } from "./rule_set.ts";
 import { generateSecret } from "./secret.ts";
 import { VERSION } from "./version.ts";
 
@@ -22,6 +23,7 @@ Usage:
   svc convert -c FILE          print the native JSON a Clash YAML file becomes
   svc schema                   print the JSON Schema of the native format
   svc generate secret          print a strong secret for the APIs
+  svc rule-set compile|decompile|match ...  sing-box rule-set files (-o FILE for output)
   svc import [FILE|-]          share links or a subscription (base64, Clash YAML, sing-box
                                JSON) into native {"outbounds": [...]}; problems on stderr
   svc version                  print the version and compiled-in features
@@ -67,6 +69,7 @@ export async function main(args: string[]): Promise<number> {
         write: { type: "boolean", short: "w" },
         help: { type: "boolean", short: "h" },
         "stop-within-ms": { type: "string" },
+        output: { type: "string", short: "o" },
       },
     });
   } catch (e) {
@@ -105,6 +108,8 @@ export async function main(args: string[]): Promise<number> {
         if (pos[1] !== "secret") return fail(2, `Unknown generate target "${pos[1] ?? ""}": only "secret"`);
         print(generateSecret());
         return 0;
+      case "rule-set":
+        return await ruleSetCommand(pos.slice(1), v.output);
       case "import":
         return await importCommand(pos[1]);
       case "version":

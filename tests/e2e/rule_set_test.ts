@@ -77,3 +77,20 @@ Deno.test("rule-sets: a missing local file or unknown tag fails start naming it"
     /"mrs"/,
   );
 });
+
+Deno.test("svc rule-set compile, decompile and match", async () => {
+  await using dir = await tempDir();
+  const src = `${dir.path}/s.json`;
+  await Deno.writeTextFile(src, JSON.stringify({ version: 2, rules: [{ domain_suffix: ["example.com"] }] }));
+  const svc = (...args: string[]) =>
+    new Deno.Command("./scripts/svc", { args, stdout: "piped", stderr: "piped" }).output();
+  assert.equal((await svc("rule-set", "compile", src)).code, 0);
+  const dec = await svc("rule-set", "decompile", `${dir.path}/s.srs`);
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(dec.stdout)), {
+    version: 2,
+    rules: [{ domain_suffix: ["example.com"] }],
+  });
+  const hit = await svc("rule-set", "match", `${dir.path}/s.srs`, "a.example.com");
+  assert.equal(new TextDecoder().decode(hit.stdout).trim(), "match rule[0]");
+  assert.equal((await svc("rule-set", "match", `${dir.path}/s.srs`, "example.org")).code, 1);
+});
