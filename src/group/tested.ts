@@ -51,6 +51,11 @@ export abstract class TestedGroup extends GroupOutbound {
     return this.#task !== undefined;
   }
 
+  /** A member's recent test results, oldest first (shared by every group testing it). */
+  history(tag: string): readonly DelayRecord[] {
+    return this.env.health.history(tag);
+  }
+
   /** Tests every member at once and lets the policy update. */
   async testAll(): Promise<Map<string, DelayRecord>> {
     const { health } = this.env;
