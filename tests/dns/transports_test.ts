@@ -9,7 +9,7 @@ import { DnsError } from "../../src/common/errors.ts";
 import { DnsServer } from "../../src/config/model/dns_server.ts";
 import { createTransport, type DnsTransport } from "../../src/dns/servers/mod.ts";
 import { decodeMessage, isTruncated, messageId } from "../../src/dns/servers/packet.ts";
-import { addresses, answer, query, testDialer } from "../../src/dns/servers/testing.ts";
+import { addresses, query, testDialer } from "../../src/dns/servers/testing.ts";
 import { freePort } from "../support/engine.ts";
 import { waitForPort } from "../support/peers.ts";
 import { startDoq } from "./quic_servers.ts";

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { UnsupportedError } from "../../common/errors.ts";
 import { DnsServer } from "../../config/model/dns_server.ts";
 import { createTransport } from "./mod.ts";
 import { testDialer } from "./testing.ts";
