@@ -28,6 +28,13 @@ export abstract class TestedGroup extends GroupOutbound {
 
   constructor(type: string, tag: string, members: string[], o: TestOptions, env: GroupEnv) {
     super(type, tag, members, env);
+    let url: URL | undefined;
+    try {
+      url = new URL(o.url);
+    } catch { /* reported below */ }
+    if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+      throw new Error(`"url" must be an http or https URL: "${o.url}"`);
+    }
     this.url = o.url;
     this.interval = o.interval;
     this.idleTimeout = o.idle_timeout;

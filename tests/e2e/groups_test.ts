@@ -4,6 +4,9 @@
  * slowed by a delaying TCP relay written here. Health checks fetch a local HTTP origin.
  */
 import assert from "node:assert/strict";
+import { ConfigErrors } from "../../src/common/errors.ts";
+import { loadConfig } from "../../src/config/mod.ts";
+import { Engine } from "../../src/engine/engine.ts";
 import { curl, startEngine } from "../support/engine.ts";
 import { inboundPort, origin, waitFor } from "../support/e2e.ts";
 import { startDante, startMicrosocks } from "../support/peers.ts";
@@ -191,4 +194,27 @@ Deno.test("selector and load-balance: manual switch, round-robin and consistent-
   const n = danteServed(dante.log(), o.port) - 3;
   assert.ok(n === 0 || n === 4, `${n} of 4 through dante`);
   assert.equal((svc.engine.outbounds.get("hash") as LoadBalanceGroup).strategy, "consistent-hashing");
+});
+
+Deno.test("group configuration errors name their JSON path", () => {
+  const { model } = loadConfig(JSON.stringify({
+    outbound_providers: [{ type: "inline", tag: "sub", outbounds: [] }],
+    outbounds: [
+      { type: "selector", tag: "s", outbounds: ["d"], providers: ["sub"] },
+      { type: "urltest", tag: "u", outbounds: ["d"], url: "ftp://x/" },
+      { type: "fallback", tag: "f", outbounds: [] },
+      { type: "selector", tag: "s2", outbounds: ["d"], default: "u" },
+      { type: "direct", tag: "d" },
+    ],
+  }));
+  assert.throws(() => Engine.build(model), (e: unknown) => {
+    assert.ok(e instanceof ConfigErrors);
+    assert.deepEqual(e.errors.map((x) => [x.path, x.detail]), [
+      ["/outbounds/0", 'outbound providers are not implemented yet: "providers" lists "sub"'],
+      ["/outbounds/1", '"url" must be an http or https URL: "ftp://x/"'],
+      ["/outbounds/2", '"outbounds" is empty: a group needs at least one member'],
+      ["/outbounds/3", '"default" names "u", which is not one of the group\'s outbounds'],
+    ]);
+    return true;
+  });
 });
