@@ -14,10 +14,13 @@ export class FakeMember implements Outbound {
   /** Delay its health test reports, in ms. */
   delay = 100;
   dials = 0;
+  /** Destinations this member's dial refuses while it is up (the destination's failure, not the member's). */
+  refuse = new Set<string>();
   constructor(readonly tag: string) {}
-  dial(_d: Address, _m: Metadata): Promise<Conn> {
+  dial(d: Address, _m: Metadata): Promise<Conn> {
     this.dials++;
     if (!this.up) return Promise.reject(new DialError(`${this.tag} is down`));
+    if (this.refuse.has(d.host)) return Promise.reject(new DialError(`${d.host} refused`));
     const conn: Conn & { member: string } = {
       member: this.tag,
       read: () => Promise.resolve(null),

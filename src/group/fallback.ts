@@ -1,6 +1,7 @@
 /**
  * `fallback` (mihomo's meaning): the first member, in order, whose last test succeeded. A dial
- * that fails marks that member down and tries the next; a later successful test brings it back.
+ * that fails marks that member down and tries the next, and tests it again at once: a failure that
+ * was the destination's (a refused port behind a healthy proxy) does not keep it down.
  */
 import type { Metadata, Outbound } from "../adapter/mod.ts";
 import type { FallbackOutboundModel } from "../config/model/group.ts";
@@ -39,9 +40,20 @@ export class FallbackGroup extends TestedGroup {
         if (signal?.aborted) throw e;
         last = e;
         this.env.health.markDown(tag, e);
+        this.#retest(tag);
         this.env.logger.warn(`member ${tag} failed, trying the next: ${e instanceof Error ? e.message : e}`);
       }
     }
     throw last;
+  }
+
+  /**
+   * Tests a member that just failed a dial at once: the failure may be the destination's (a
+   * refused port behind a healthy proxy), and the member should not stay down until the next round.
+   */
+  #retest(tag: string) {
+    try {
+      this.env.health.check(this.member(tag), this.url, this.timeout).then(() => this.onTested());
+    } catch { /* not an outbound: stays down */ }
   }
 }

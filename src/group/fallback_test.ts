@@ -57,3 +57,16 @@ Deno.test("fallback: members may be groups", async () => {
   assert.equal(w.health.isDown("inner"), true);
   await outer.close();
 });
+
+Deno.test("fallback: a member that failed only for one destination comes back after its re-test", async () => {
+  const w = world(["a", "b"]);
+  const g = new FallbackGroup(model({ outbounds: ["a", "b"] }), w.env);
+  w.members.get("a")!.refuse.add("dead.example");
+  assert.equal(await via(g, "dead.example"), "b");
+  assert.equal(g.now(), "b");
+  await w.clock.advance(100); // a's immediate re-test answers
+  assert.equal(w.health.isDown("a"), false);
+  assert.equal(g.now(), "a");
+  assert.equal(await via(g), "a");
+  await g.close();
+});
