@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { ConfigErrors } from "../../src/common/errors.ts";
 import { loadConfig } from "../../src/config/mod.ts";
 import { Engine } from "../../src/engine/engine.ts";
-import { curl, startEngine } from "../support/engine.ts";
+import { curl, freePort, startEngine } from "../support/engine.ts";
 import { inboundPort, origin, waitFor } from "../support/e2e.ts";
 import { startDante, startMicrosocks } from "../support/peers.ts";
 import type { FallbackGroup, LoadBalanceGroup, SelectorGroup, UrlTestGroup } from "../../src/group/mod.ts";
@@ -217,4 +217,43 @@ Deno.test("group configuration errors name their JSON path", () => {
     ]);
     return true;
   });
+});
+
+Deno.test("a Clash YAML with select, url-test and fallback groups runs: traffic through the picked peer", async () => {
+  await using o = origin();
+  await using health = origin();
+  await using dante = await startDante();
+  await using micro = await startMicrosocks();
+  const port = freePort();
+  const yaml = [
+    `mixed-port: ${port}`,
+    "mode: rule",
+    "proxies:",
+    `  - { name: d, type: socks5, server: 127.0.0.1, port: ${dante.port} }`,
+    `  - { name: m, type: socks5, server: 127.0.0.1, port: ${micro.port} }`,
+    "proxy-groups:",
+    "  - { name: Proxy, type: select, proxies: [Safe, Auto, DIRECT] }",
+    `  - { name: Auto, type: url-test, proxies: [m, d], url: "${health.url("/hello")}", interval: 60 }`,
+    `  - { name: Safe, type: fallback, proxies: [d, m], url: "${health.url("/hello")}", interval: 60 }`,
+    "rules:",
+    "  - MATCH,Proxy",
+  ].join("\n");
+  const { model } = loadConfig(yaml);
+  const engine = Engine.build(model, { logSink: { write: () => {} } });
+  await engine.start();
+  try {
+    const r = await curl(["-x", `socks5://127.0.0.1:${port}`, o.url("/hello")]);
+    assert.equal(r.stdout, HELLO, r.stderr);
+    await waitFor("dante's log of the request", () => danteServed(dante.log(), o.port) === 1);
+    assert.deepEqual(
+      ["Proxy", "Auto", "Safe"].map((t) => engine.outbounds.get(t)?.type),
+      ["selector", "urltest", "fallback"],
+    );
+    (engine.outbounds.get("Proxy") as SelectorGroup).select("Auto");
+    const viaAuto = await curl(["-x", `http://127.0.0.1:${port}`, o.url("/hello")]);
+    assert.equal(viaAuto.stdout, HELLO, viaAuto.stderr);
+    assert.equal(danteServed(dante.log(), o.port), 1, "Auto's first member (microsocks) carried it");
+  } finally {
+    await engine.stop();
+  }
 });
