@@ -48,13 +48,18 @@ function fail(code: number, text: string): number {
 
 function reportConfigErrors(e: ConfigErrors): number {
   for (const w of e.warnings) console.error(`warning: ${w}`);
+  const seen = new Set<string>();
   for (const err of e.errors) {
+    // A default applied to many items fails once per item: say it once per source place.
+    const key = `${err.message}\u0000${err.line}\u0000${err.column}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     const where = err.line === undefined
       ? ""
       : ` (line ${err.line}${err.column === undefined ? "" : `, column ${err.column}`})`;
     console.error(`error: ${err.message}${where}`);
   }
-  return fail(1, `configuration invalid: ${e.errors.length} error${e.errors.length === 1 ? "" : "s"}`);
+  return fail(1, `configuration invalid: ${seen.size} error${seen.size === 1 ? "" : "s"}`);
 }
 
 export async function main(args: string[]): Promise<number> {

@@ -36,9 +36,14 @@ export class Conversion {
 
   /** The YAML path of a native path, through its nearest recorded ancestor. */
   yamlPathOf(native: readonly string[]): YamlPath | undefined {
+    return this.yamlOrigin(native)?.path;
+  }
+
+  /** The YAML path of a native path and whether it was recorded for that exact path. */
+  yamlOrigin(native: readonly string[]): { path: YamlPath; exact: boolean } | undefined {
     for (let n = native.length; n > 0; n--) {
       const found = this.#origins.get(native.slice(0, n).join("/"));
-      if (found) return found;
+      if (found) return { path: found, exact: n === native.length };
     }
     return undefined;
   }

@@ -141,7 +141,7 @@ export function convertClash(c: Json): Conversion {
   if (mode === "global" || mode === "direct") {
     cv.set(["route", "final"], mode === "global" ? "GLOBAL" : policies.directTag(), ["mode"]);
     if (asList(c.rules).length) cv.warn(["rules"], `rules are not used in ${mode} mode`);
-    return cv;
+    return placeDefaults(c, cv);
   }
   convertRules(c, cv, {
     policy: (name, path) => policies.target(name, path),
@@ -153,6 +153,15 @@ export function convertClash(c: Json): Conversion {
     ipRuleSets: ipRuleProviders(c),
   });
   if (cv.get(["route", "final"]) === undefined) cv.set(["route", "final"], policies.directTag());
+  return placeDefaults(c, cv);
+}
+
+/** Route-wide defaults reach every outbound: problems with them belong to the key that set them. */
+function placeDefaults(c: Json, cv: Conversion): Conversion {
+  ((cv.doc.outbounds ?? []) as Json[]).forEach((_, i) => {
+    if (c["interface-name"] !== undefined) cv.origin(["outbounds", i, "bind_interface"], ["interface-name"]);
+    if (c["routing-mark"] !== undefined) cv.origin(["outbounds", i, "routing_mark"], ["routing-mark"]);
+  });
   return cv;
 }
 

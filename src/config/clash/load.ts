@@ -44,10 +44,11 @@ export function checkClash(text: string): ClashCheck {
   // Native findings name native paths; report them at the YAML they came from.
   const relocate = (p: Problem): Problem => {
     const segs = p.path.split("/").slice(1).map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
-    const yaml = cv.yamlPathOf(segs);
-    if (!yaml) return p;
-    const field = segs.length ? ` (${segs.join(".")})` : "";
-    return { ...at(yaml), message: `${p.message}${field}` };
+    const found = cv.yamlOrigin(segs);
+    if (!found) return p;
+    // Name the native field when the YAML only gives its container.
+    const field = segs.length && !found.exact ? ` (${segs.join(".")})` : "";
+    return { ...at(found.path), message: `${p.message}${field}` };
   };
   // A proxy or group that failed to convert is missing from the native document: references to
   // it are consequences of an error already reported at its own line.
