@@ -8,7 +8,8 @@ import { ConfigErrors } from "../../src/common/errors.ts";
 import { loadConfig } from "../../src/config/mod.ts";
 import { Engine } from "../../src/engine/engine.ts";
 import { curl, freePort, startEngine } from "../support/engine.ts";
-import { inboundPort, origin, waitFor } from "../support/e2e.ts";
+import { inboundPort, origin, udpEcho, waitFor } from "../support/e2e.ts";
+import { Socks5UdpClient } from "../support/socks5_udp.ts";
 import { startDante, startMicrosocks } from "../support/peers.ts";
 import type { FallbackGroup, LoadBalanceGroup, SelectorGroup, UrlTestGroup } from "../../src/group/mod.ts";
 
@@ -256,4 +257,26 @@ Deno.test("a Clash YAML with select, url-test and fallback groups runs: traffic 
   } finally {
     await engine.stop();
   }
+});
+
+Deno.test("fallback carries UDP: microsocks (TCP only) stopped, datagrams through dante's UDP ASSOCIATE", async () => {
+  using echo = udpEcho();
+  await using health = origin();
+  await using dante = await startDante();
+  const micro = await startMicrosocks();
+  await micro[Symbol.asyncDispose]();
+  await using svc = await startEngine(config([
+    { type: "fallback", tag: "fb", outbounds: ["micro", "dante"], url: health.url("/hello") },
+    socks("micro", micro.port),
+    socks("dante", dante.port),
+  ], "fb"));
+  using client = await Socks5UdpClient.open({ host: "127.0.0.1", port: inboundPort(svc, "in") });
+  for (let i = 0; i < 3; i++) {
+    await client.send({ host: "127.0.0.1", port: echo.port }, `datagram ${i}`);
+    const got = await client.receive();
+    assert.ok(got, `echo of datagram ${i}`);
+    assert.equal(new TextDecoder().decode(got.payload), `datagram ${i}`);
+  }
+  assert.match(dante.log(), /pass\(\d+\): udp\/udpassociate/, "dante relayed the datagrams");
+  assert.equal((svc.engine.outbounds.get("fb") as FallbackGroup).now(), "dante");
 });
