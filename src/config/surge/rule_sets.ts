@@ -1,6 +1,6 @@
 /**
- * RULE-SET and DOMAIN-SET payloads → native rule sets. Built-in `LAN` is the private address
- * ranges; `SYSTEM` is Surge's own list and cannot be reproduced. A file beside the profile is read
+ * RULE-SET and DOMAIN-SET payloads → native rule sets. The built-in `LAN` and `SYSTEM` sets are
+ * the lists Surge's manual publishes (see BUILTIN_SYSTEM). A file beside the profile is read
  * and converted here (an inline rule set, errors at the file's line); a URL becomes a remote rule
  * set in the Clash text format, whose lines have the same syntax.
  */
@@ -11,6 +11,39 @@ import type { SurgeConversion } from "./context.ts";
 import { condition, type RuleEnv } from "./rules.ts";
 import type { Loc } from "./source.ts";
 
+/**
+ * Surge's built-in SYSTEM set as its manual lists it: requests macOS and iOS send themselves. Its
+ * USER-AGENT lines and `PROCESS-NAME,trustd` match Apple clients only and are left out (svc does
+ * not read HTTP user agents); the domains are kept.
+ */
+const BUILTIN_SYSTEM = {
+  domain: [
+    "api.smoot.apple.com",
+    "captive.apple.com",
+    "configuration.apple.com",
+    "guzzoni.apple.com",
+    "smp-device-content.apple.com",
+    "xp.apple.com",
+    "aod.itunes.apple.com",
+    "mesu.apple.com",
+    "api.smoot.apple.cn",
+    "gs-loc.apple.com",
+    "mvod.itunes.apple.com",
+    "streamingaudio.itunes.apple.com",
+  ],
+  domain_suffix: [
+    "ess.apple.com",
+    "push-apple.com.akadns.net",
+    "push.apple.com",
+    "lcdn-locator.apple.com",
+    "lcdn-registration.apple.com",
+    "ls.apple.com",
+  ],
+};
+
+/** Surge's built-in LAN set: the `.local` suffix and private address ranges (it resolves names). */
+const BUILTIN_LAN = { domain_suffix: ["local"], ip_is_private: true };
+
 const isComment = (t: string) => !t || t.startsWith("#") || t.startsWith(";") || t.startsWith("//");
 
 export class RuleSets {
@@ -20,12 +53,8 @@ export class RuleSets {
   /** The condition for a RULE-SET or DOMAIN-SET line; throws a message when it cannot be made. */
   condition(r: RuleLine, loc: Loc): Json {
     const p = r.payload;
-    if (r.type === "RULE-SET" && p.toUpperCase() === "LAN") return { ip_is_private: true };
-    if (r.type === "RULE-SET" && p.toUpperCase() === "SYSTEM") {
-      throw new Error(
-        "the built-in SYSTEM rule set is Surge's own list and is not available: remove the line",
-      );
-    }
+    if (r.type === "RULE-SET" && p.toUpperCase() === "LAN") return structuredClone(BUILTIN_LAN);
+    if (r.type === "RULE-SET" && p.toUpperCase() === "SYSTEM") return structuredClone(BUILTIN_SYSTEM);
     const key = `${r.type}\u0000${p}`;
     let tag = this.#tags.get(key);
     if (!tag) {

@@ -159,9 +159,8 @@ const CASES: Case[] = [
     errors: [[2, 'invalid rule "RULE-SET,nothing.list,DIRECT": cannot read RULE-SET file "nothing.list"']],
   },
   {
-    name: "SYSTEM rule set",
-    conf: "[Rule]\nRULE-SET,SYSTEM,DIRECT\n",
-    errors: [[2, 'invalid rule "RULE-SET,SYSTEM,DIRECT": the built-in SYSTEM rule set']],
+    name: "SYSTEM rule set is built in",
+    conf: "[Rule]\nRULE-SET,SYSTEM,DIRECT\nRULE-SET,LAN,DIRECT\nFINAL,DIRECT\n",
   },
   {
     name: "unknown rule type",
