@@ -80,10 +80,6 @@ function shadowsocks(method: string, credentials?: Pair["credentials"]): Pair {
     knownGaps: {
       stalledServer: "shadowsocks has no server reply before data, so a silent server looks like a slow " +
         "one; only idle timeouts end it",
-      garbageClose: "the shadowsocks inbound keeps a connection with undecryptable bytes open (no close " +
-        "within 3 s)",
-      garbageFlood: "the shadowsocks inbound drains undecryptable input without a byte or time limit " +
-        "(memory stays constant, but 32 MiB of garbage is read)",
     },
     inbound: (_env, c) => ({ type: "shadowsocks", method, password: c.secret }),
     outbound: (_env, port, c) => ({

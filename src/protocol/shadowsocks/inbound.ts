@@ -1,9 +1,10 @@
 /**
  * The `shadowsocks` inbound: TCP streams and UDP packets on one port, users in one swappable
  * table. A request that fails authentication (wrong key, replayed salt, bad timestamp, garbage)
- * gets no answer: the connection is read and discarded until the client closes it or the
- * handshake deadline passes, as ss-libev and sing-box do, so probes learn nothing from timing or
- * from a reset.
+ * gets no answer: the connection is read and discarded for a while before it is closed, so a
+ * probe learns nothing from an immediate reset or from how many bytes made it give up. The drain
+ * is bounded (DRAIN_MS plus jitter, DRAIN_BYTES plus jitter), so a flood costs little and the
+ * connection does close, as the issue asks of bad input.
  */
 import type { Address, Conn, Inbound, InboundContext, Network, UsersReloadable } from "../../adapter/mod.ts";
 import { errorText, ProtocolError } from "../../common/errors.ts";
@@ -14,6 +15,12 @@ import { SaltFilter } from "./salt_filter.ts";
 import { serverHandshake } from "./server.ts";
 import { ShadowsocksUdpServer } from "./udp_server.ts";
 import { buildUserTable, type UserTable } from "./users.ts";
+
+/** How long and how much a rejected connection is drained before it is closed (each with jitter). */
+const DRAIN_MS = 1000;
+const DRAIN_JITTER_MS = 1000;
+const DRAIN_BYTES = 32 * 1024;
+const DRAIN_JITTER_BYTES = 32 * 1024;
 
 export interface ShadowsocksInboundOptions {
   tag: string;
@@ -109,12 +116,8 @@ export class ShadowsocksInbound implements Inbound, UsersReloadable {
     } catch (e) {
       if (!(e instanceof ProtocolError)) throw e;
       this.ctx.logger.debug(`rejected ${source.host}:${source.port}: ${errorText(e)}`);
-      // Read and drop until the client gives up or the deadline closes the socket.
-      const sink = new Uint8Array(16 * 1024);
-      try {
-        while ((await conn.read(sink)) !== null) { /* discard */ }
-      } catch { /* closed by the deadline */ }
       deadline.clear();
+      await drainBriefly(conn);
       return;
     }
     deadline.clear();
@@ -136,4 +139,21 @@ export class ShadowsocksInbound implements Inbound, UsersReloadable {
 
 export function createShadowsocksInbound(o: ShadowsocksInboundOptions, ctx: InboundContext): Inbound {
   return new ShadowsocksInbound(o, ctx);
+}
+
+/** Reads and drops until the client closes, or a jittered time or byte budget runs out; then closes. */
+async function drainBriefly(conn: Conn): Promise<void> {
+  const budget = DRAIN_BYTES + Math.floor(Math.random() * DRAIN_JITTER_BYTES);
+  const timer = setTimeout(() => conn.close(), DRAIN_MS + Math.random() * DRAIN_JITTER_MS);
+  const sink = new Uint8Array(16 * 1024);
+  let seen = 0;
+  try {
+    let n: number | null;
+    while (seen < budget && (n = await conn.read(sink)) !== null) seen += n;
+  } catch {
+    /* closed by the timer or reset */
+  } finally {
+    clearTimeout(timer);
+    conn.close();
+  }
 }
