@@ -4,10 +4,12 @@
  *
  * Stores: "system" is OpenSSL's default paths (/etc/ssl/certs on Debian); "mozilla" is the
  * Mozilla bundle built into Deno (node:tls rootCertificates, webpki-roots); "none" trusts only the
- * certificates given. "chrome" (the Chrome Root Store) has no copy here, so it is refused rather
- * than silently replaced by another list.
+ * certificates given. "chrome" is the Chrome Root Store's anchors (chrome_roots.ts) found in the
+ * Mozilla bundle, handed on as explicit certificates with no other store.
  */
+import { X509Certificate } from "node:crypto";
 import { rootCertificates } from "node:tls";
+import { CHROME_ROOT_SHA256 } from "./chrome_roots.ts";
 import { ConfigError } from "../common/errors.ts";
 import type { CertificateModel } from "../config/mod.ts";
 
@@ -26,18 +28,25 @@ export function mozillaRoots(): readonly string[] {
   return rootCertificates;
 }
 
+/** PEM certificates of the Mozilla bundle that the Chrome Root Store also lists. */
+export function chromeRoots(): string[] {
+  return rootCertificates.filter((pem) => {
+    try {
+      return CHROME_ROOT_SHA256.has(
+        new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase(),
+      );
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function trustFromCertificateObject(
   c: CertificateModel | undefined,
   path = "/certificate",
 ): TrustSettings {
   if (!c) return DEFAULT_TRUST;
-  if (c.store === "chrome") {
-    throw new ConfigError(
-      `${path}/store`,
-      '"chrome" (the Chrome Root Store) is not available: use "system", "mozilla" or "none"',
-    );
-  }
-  const certificates: string[] = [];
+  const certificates: string[] = c.store === "chrome" ? chromeRoots() : [];
   if (c.certificate?.length) certificates.push(c.certificate.join("\n"));
   (c.certificate_path ?? []).forEach((file, i) =>
     certificates.push(read(file, `${path}/certificate_path/${i}`))
@@ -56,7 +65,7 @@ export function trustFromCertificateObject(
       if (text.includes("-----BEGIN CERTIFICATE-----")) certificates.push(text);
     }
   });
-  return { store: c.store, certificates, path };
+  return { store: c.store === "chrome" ? "none" : c.store, certificates, path };
 }
 
 function read(file: string, path: string): string {

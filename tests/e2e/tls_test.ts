@@ -258,3 +258,24 @@ Deno.test("socks outbound with TLS → stunnel → dante, and → svc's own sock
   assert.equal(viaSvc.stdout.length, 3000000);
   assert.equal(viaSvc.stdout, (await curl(["-o", "-", o2.url("/bytes?n=3000000")])).stdout);
 });
+
+Deno.test("certificate store chrome: the Chrome Root Store's anchors from the Mozilla bundle, plus given certificates", async () => {
+  const { chromeRoots, mozillaRoots, trustFromCertificateObject } = await import("../../src/tls/store.ts");
+  const { X509Certificate } = await import("node:crypto");
+  const names = chromeRoots().map((p) => new X509Certificate(p).subject);
+  assert.ok(names.some((s) => s.includes("ISRG Root X1")), "ISRG Root X1 is in both stores");
+  assert.ok(chromeRoots().length > 100 && chromeRoots().length < mozillaRoots().length);
+  await using d = await tempDir();
+  await setup(d.path);
+  await using n13 = await startNginxTls(d.path, "TLSv1.3");
+  const trust = (extra: string[]) =>
+    trustFromCertificateObject({ store: "chrome", certificate_path: extra } as never, "/certificate");
+  const getWith = async (t: ReturnType<typeof trust>) => {
+    const layer = tlsClientLayer({ enabled: true } as OutboundTlsModel, { trust: t }, "/outbounds/0");
+    const tcp = await Deno.connect({ hostname: "127.0.0.1", port: n13.port });
+    const { conn } = await layer.connect(tcp, "localhost");
+    conn.close();
+  };
+  await assert.rejects(getWith(trust([])), /unable to get local issuer certificate/);
+  await getWith(trust([`${d.path}/ca.pem`]));
+});
