@@ -22,7 +22,7 @@ export interface RuleEnv {
   ipRuleSets: ReadonlySet<string>;
 }
 
-const IP_TYPES = new Set(["IP-CIDR", "IP-CIDR6", "GEOIP", "IP-ASN"]);
+const IP_TYPES = new Set(["IP-CIDR", "IP-CIDR6", "IP-SUFFIX", "GEOIP", "IP-ASN"]);
 const MAX_SUB_RULE_DEPTH = 8;
 
 /** A condition the line's type maps to; throws a message when it cannot be mapped. */
@@ -76,6 +76,12 @@ function condition(r: RuleLine, env: RuleEnv, depth: number, subRules: Json): Js
     case "IP-CIDR6":
       need();
       return src ? { source_ip_cidr: [p] } : { ip_cidr: [p] };
+    case "IP-SUFFIX":
+      need();
+      return src ? { source_ip_suffix: [p] } : { ip_suffix: [p] };
+    case "SRC-IP-SUFFIX":
+      need();
+      return { source_ip_suffix: [p] };
     case "SRC-IP-CIDR":
       need();
       return { source_ip_cidr: [p] };

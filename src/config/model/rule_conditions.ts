@@ -63,6 +63,9 @@ export const routeOnlyConditionShape = {
   /** Sniffed client kind (QUIC, SSH). */
   client: strings().optional(),
   // Extensions.
+  /** mihomo IP-SUFFIX: `address/bits` matches addresses whose last bits are the same. */
+  ip_suffix: strings().optional(),
+  source_ip_suffix: strings().optional(),
   geoip: strings().optional(),
   ip_asn: listable(z.union([z.int().min(0), z.string()]), "an AS number").optional(),
   /** IP conditions do not resolve a domain destination to match. */

@@ -22,6 +22,7 @@ import {
   protocolCondition,
 } from "./metadata_items.ts";
 import { portCondition, portRangeCondition, sourcePortCondition, sourcePortRangeCondition } from "./port.ts";
+import { ipSuffixCondition, sourceIpSuffixCondition } from "./ip_suffix.ts";
 import { ruleSetCondition } from "./rule_set.ts";
 import type { ConditionDef } from "./types.ts";
 import { NOT_YET, unsupportedCondition } from "./unsupported.ts";
@@ -38,6 +39,8 @@ export const ROUTE_CONDITIONS: readonly ConditionDef[] = [
   sourceIpIsPrivateCondition,
   ipCidrCondition,
   ipIsPrivateCondition,
+  ipSuffixCondition,
+  sourceIpSuffixCondition,
   sourcePortCondition,
   sourcePortRangeCondition,
   portCondition,

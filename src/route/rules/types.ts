@@ -27,6 +27,8 @@ export interface RuleInput {
   source_ip_cidr?: List<string>;
   source_ip_is_private?: boolean;
   ip_cidr?: List<string>;
+  ip_suffix?: List<string>;
+  source_ip_suffix?: List<string>;
   ip_is_private?: boolean;
   source_port?: List<number>;
   source_port_range?: List<string>;
