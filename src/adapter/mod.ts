@@ -10,6 +10,7 @@ export type {
   InboundTraits,
   OutboundContext,
   OutboundFactory,
+  ProviderAccess,
   Registry,
 } from "./registry.ts";
 export type { DnsService, DomainStrategy } from "./dns.ts";

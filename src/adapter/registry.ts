@@ -23,6 +23,16 @@ export interface OutboundContext {
   lookup(name: string): Promise<string[]>;
   /** TLS and transport towards this outbound's server, from its `tls`/`transport` blocks. */
   clientLayers(options: ClientLayerOptions): ClientLayers;
+  /** The engine's outbound providers (groups take their outbounds as members). */
+  providers?: ProviderAccess;
+}
+
+/** What groups may ask of the engine's outbound providers. */
+export interface ProviderAccess {
+  /** The member tags a provider offers now (they change at run time); undefined when unknown. */
+  tags(provider: string): readonly string[] | undefined;
+  /** Hands the groups' health-check scheduler to providers that have a `health_check`. */
+  useHealth(health: unknown): void;
 }
 
 // deno-lint-ignore no-explicit-any

@@ -9,6 +9,8 @@ import { ConfigError, ConfigErrors, errorText, SvcError } from "../common/errors
 import { consoleWantsColour, fileSink, Logger, type LogSink, parseLogLevel } from "../common/log.ts";
 import { type Resolver, SystemResolver } from "../net/resolver.ts";
 import { DirectOutbound } from "../protocol/direct/outbound.ts";
+import type { HealthChecks } from "../group/health.ts";
+import { Providers } from "../group/providers/mod.ts";
 import type { CompiledRule } from "../route/decide.ts";
 import { Router } from "../route/router.ts";
 import { ruleText } from "../route/rule_text.ts";
@@ -58,6 +60,8 @@ export class Engine {
   private readonly closeLog?: () => void;
   private readonly dns?: BuiltDns;
   private readonly ruleSets?: RuleSets;
+  /** Outbound providers: their members are outbounds too, looked up after the top-level table. */
+  readonly providers: Providers;
   private readonly stopWithinMs: number;
 
   private constructor(readonly model: Model, opts: EngineOptions) {
@@ -84,7 +88,7 @@ export class Engine {
     };
 
     const warn = (message: string) => void this.warnings.push(message);
-    const outboundByTag = (tag: string) => this.outbounds.get(tag);
+    const outboundByTag = (tag: string) => this.outbounds.get(tag) ?? this.providers?.outbound(tag);
 
     const dns = buildDns(
       model,
@@ -121,6 +125,38 @@ export class Engine {
     }
     const clientLayers = (path: string) => (o: Parameters<typeof buildClientLayers>[0]) =>
       buildClientLayers({ path, ...o }, tlsEnv);
+    // Providers first: groups check their `providers` names when built. Members build through the
+    // same factories as top-level outbounds; a tag clash renames the member `<provider>/<tag>`.
+    const topLevel = new Set(model.outbounds.map((o) => o.tag));
+    const buildMember = (o: Record<string, unknown>, where: string) => {
+      const type = String(o.type);
+      const tag = String(o.tag);
+      const factory = protocols.outbounds.get(type);
+      if (!factory) throw new Error(`outbound type "${type}" is not built into this binary`);
+      const dialer = dialerFor(o as never, where, model.route, resolverFor(tag), outboundByTag, warn);
+      return factory(o, {
+        logger: this.logger.child(`outbound/${type}[${tag}]`),
+        dialer,
+        outbound: outboundByTag,
+        lookup,
+        clientLayers: clientLayers(where),
+      });
+    };
+    this.providers = new Providers(model.outbound_providers, {
+      logger: this.logger.child("provider"),
+      build: buildMember,
+      topLevel: (tag) => topLevel.has(tag),
+      downloadVia: (detour) =>
+        detour !== undefined
+          ? outboundByTag(detour)
+          : this.outbounds.get(model.route.final ?? "") ?? this.outbounds.values().next().value,
+      clientLayers: clientLayers("/outbound_providers"),
+      dataDir: opts.dataDir ?? Deno.cwd(),
+    }, fail);
+    const providers = {
+      tags: (p: string) => this.providers.tags(p),
+      useHealth: (h: unknown) => this.providers.useHealth(h as HealthChecks),
+    };
     model.outbounds.forEach((o, i) => {
       const path = `/outbounds/${i}`;
       const factory = protocols.outbounds.get(o.type);
@@ -130,7 +166,14 @@ export class Engine {
         const dialer = dialerFor(o as never, path, model.route, resolverFor(o.tag), outboundByTag, warn);
         this.outbounds.set(
           o.tag,
-          factory(o, { logger, dialer, outbound: outboundByTag, lookup, clientLayers: clientLayers(path) }),
+          factory(o, {
+            logger,
+            dialer,
+            outbound: outboundByTag,
+            lookup,
+            clientLayers: clientLayers(path),
+            providers,
+          }),
         );
       } catch (e) {
         fail(path, e);
@@ -214,6 +257,7 @@ export class Engine {
     for (const w of this.warnings) this.logger.warn(w);
     try {
       this.ruleSets?.start(this.logger.child("rule-set"));
+      await this.providers.start();
       for (const o of this.startOrder()) await o.start?.();
       for (const i of this.inbounds.values()) await i.start();
       this.state = "running";
@@ -251,6 +295,7 @@ export class Engine {
       this.tracker.closeAll();
       await this.tracker.whenEmpty();
       await Promise.allSettled([...this.outbounds.values()].map((o) => o.close?.()));
+      await this.providers.close();
       this.dns?.close();
       this.ruleSets?.close();
     })();

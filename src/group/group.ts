@@ -12,6 +12,8 @@ export interface GroupEnv {
   /** Another outbound by tag (the engine's table). */
   outbound(tag: string): Outbound | undefined;
   health: HealthChecks;
+  /** Members from the group's `providers` now (after its `filter`/`exclude`); they change live. */
+  providerMembers?: () => string[];
 }
 
 interface MemberOptions {
@@ -20,31 +22,38 @@ interface MemberOptions {
   providers?: string[];
 }
 
-/** The member tags of a group's options; throws (the engine adds the JSON path) when unusable. */
+/**
+ * The fixed member tags of a group's options (provider members come through the env); throws
+ * (the engine adds the JSON path) when unusable.
+ */
 export function memberTags(o: MemberOptions): string[] {
-  if (o.providers?.length) {
-    throw new Error(
-      `outbound providers are not implemented yet: "providers" lists ${
-        o.providers.map((p) => `"${p}"`).join(", ")
-      }`,
-    );
-  }
   const tags = o.outbounds ?? [];
-  if (tags.length === 0) throw new Error(`"outbounds" is empty: a group needs at least one member`);
+  if (tags.length === 0 && !o.providers?.length) {
+    throw new Error(`"outbounds" is empty: a group needs at least one member`);
+  }
   return [...new Set(tags)];
 }
 
 export abstract class GroupOutbound implements Outbound {
   readonly networks: readonly Network[] = ["tcp", "udp"];
   readonly dependencies: readonly string[];
+  readonly #fixed: readonly string[];
 
   constructor(
     readonly type: string,
     readonly tag: string,
-    readonly members: readonly string[],
+    members: readonly string[],
     protected readonly env: GroupEnv,
   ) {
+    this.#fixed = members;
     this.dependencies = members;
+  }
+
+  /** `outbounds`, then the providers' current members. */
+  get members(): readonly string[] {
+    const extra = this.env.providerMembers?.();
+    if (!extra?.length) return this.#fixed;
+    return [...this.#fixed, ...extra.filter((t) => !this.#fixed.includes(t))];
   }
 
   /** The member in use now (for the APIs): the selection, or the last pick. */

@@ -13,8 +13,8 @@ export class SelectorGroup extends GroupOutbound {
   readonly interruptExistConnections: boolean;
 
   constructor(o: SelectorOutboundModel, env: GroupEnv) {
-    const members = memberTags(o);
-    super("selector", o.tag, members, env);
+    super("selector", o.tag, memberTags(o), env);
+    const members = this.members;
     if (o.default !== undefined && !members.includes(o.default)) {
       throw new Error(`"default" names "${o.default}", which is not one of the group's outbounds`);
     }
@@ -23,7 +23,9 @@ export class SelectorGroup extends GroupOutbound {
   }
 
   now(): string {
-    return this.#selected;
+    // A provider update may drop the selection: the first member stands in until it is back.
+    const members = this.members;
+    return members.includes(this.#selected) ? this.#selected : members[0] ?? this.#selected;
   }
 
   /** Switches the member new connections use; throws for a tag that is not a member. */
@@ -36,6 +38,6 @@ export class SelectorGroup extends GroupOutbound {
   }
 
   protected pick(_metadata: Metadata): string {
-    return this.#selected;
+    return this.now();
   }
 }
