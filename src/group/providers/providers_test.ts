@@ -95,3 +95,72 @@ Deno.test("providers: a local file reloads on change, groups see it live, a bad 
     await e.stop();
   }
 });
+
+Deno.test("providers: health_check tests members through the groups' scheduler", async () => {
+  const dir = Deno.makeTempDirSync();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => new Response("ok"));
+  const e = build({
+    outbounds: [{ type: "selector", tag: "g", providers: ["p"] }],
+    outbound_providers: [{
+      type: "inline",
+      tag: "p",
+      health_check: {
+        enabled: true,
+        url: `http://127.0.0.1:${server.addr.port}/`,
+        interval: "1h",
+        timeout: "2s",
+      },
+      outbounds: [{ type: "direct", tag: "up" }, socks("down", 1)],
+    }],
+  }, dir);
+  await e.start();
+  try {
+    const g = e.outbounds.get("g") as SelectorGroup & {
+      env: { health: import("../health.ts").HealthChecks };
+    };
+    const health = g["env"].health;
+    for (let i = 0; i < 100 && !(health.last("up") && health.last("down")); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(health.last("up")?.delay !== undefined, JSON.stringify(health.last("up")));
+    assert.ok(health.isDown("down"));
+  } finally {
+    await e.stop();
+    await server.shutdown();
+  }
+});
+
+Deno.test("http_get: chunked bodies decode, and bodies over the cap are refused", async () => {
+  const { dechunk, readResponse } = await import("./http_get.ts");
+  const enc = new TextEncoder();
+  assert.equal(
+    new TextDecoder().decode(dechunk(enc.encode("3\r\nabc\r\n2;x=1\r\nde\r\n0\r\n\r\n"), 100)),
+    "abcde",
+  );
+  assert.throws(() => dechunk(enc.encode("5\r\nab"), 100), /ends early/);
+  assert.throws(() => dechunk(enc.encode("zz\r\n"), 100), /Bad chunk size/);
+  const conn = (text: string) => {
+    const data = enc.encode(text);
+    let off = 0;
+    return {
+      read: (b: Uint8Array) => {
+        if (off >= data.length) return Promise.resolve(null);
+        const n = Math.min(b.length, data.length - off, 7);
+        b.set(data.subarray(off, off + n));
+        off += n;
+        return Promise.resolve(n);
+      },
+    } as never;
+  };
+  const ok = await readResponse(conn("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA"), 100);
+  assert.equal(new TextDecoder().decode(ok.body), "hello");
+  await assert.rejects(
+    () => readResponse(conn("HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\nx"), 100),
+    /larger than/,
+  );
+  await assert.rejects(
+    () => readResponse(conn(`HTTP/1.1 200 OK\r\n\r\n${"x".repeat(300)}`), 100),
+    /larger than/,
+  );
+  await assert.rejects(() => readResponse(conn("SSH-2.0\r\n\r\n"), 100), /not HTTP/);
+});
