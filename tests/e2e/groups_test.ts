@@ -211,7 +211,6 @@ Deno.test("group configuration errors name their JSON path", () => {
   assert.throws(() => Engine.build(model), (e: unknown) => {
     assert.ok(e instanceof ConfigErrors);
     assert.deepEqual(e.errors.map((x) => [x.path, x.detail]), [
-      ["/outbounds/0", 'outbound providers are not implemented yet: "providers" lists "sub"'],
       ["/outbounds/1", '"url" must be an http or https URL: "ftp://x/"'],
       ["/outbounds/2", '"outbounds" is empty: a group needs at least one member'],
       ["/outbounds/3", '"default" names "u", which is not one of the group\'s outbounds'],
